@@ -1,0 +1,8 @@
+/**
+ * The plugins this one binary can be: argv[0]'s basename picks one. A static table of
+ * lazy loaders, so only the chosen plugin's code is evaluated at start-up.
+ */
+import type { CommandIO } from "./io.ts";
+
+/** Plugin name to a loader of its entry (each module exports `main(io)`). */
+export const PLUGINS: Readonly<Record<string, () => Promise<{ main: (io: CommandIO) => Promise<number> }>>> = {};

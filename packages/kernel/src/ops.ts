@@ -1,0 +1,154 @@
+/**
+ * Kernel changes as data (ARCHITECTURE.md "The kernel seam"). A plugin computes a list of
+ * these before touching anything; the Linux driver applies them batched per namespace,
+ * the fake kernel (sim/) interprets them, and `cni plan` prints them as iproute2 lines.
+ *
+ * Every operation names the network namespace it runs in: `ns` is a netns path
+ * (`/var/run/netns/x`, `/proc/123/ns/net`) or `HOST` for the namespace the plugin
+ * itself runs in (the runtime's namespace, P-1).
+ */
+
+/** The plugin's own network namespace (P-1). */
+export const HOST = "host" as const;
+
+/** A network namespace: a netns path, or {@link HOST}. */
+export type Netns = string;
+
+/** Add a veth pair: `name` in `ns`, its peer `peer.name` created directly in `peer.ns`. */
+export interface VethAdd {
+  op: "veth.add";
+  ns: Netns;
+  name: string;
+  mtu?: number;
+  mac?: string;
+  peer: { name: string; ns: Netns; mtu?: number; mac?: string };
+}
+
+/** Add a Linux bridge. */
+export interface BridgeAdd {
+  op: "bridge.add";
+  ns: Netns;
+  name: string;
+  mtu?: number;
+  vlanFiltering?: boolean;
+  /** When set, the bridge's default PVID (0 disables VLAN 1 as the default). */
+  defaultPvid?: number;
+}
+
+/** Add a VLAN sub-interface `name` on `parent` (for bridge `vlan` gateways). */
+export interface VlanAdd {
+  op: "vlan.add";
+  ns: Netns;
+  name: string;
+  parent: string;
+  id: number;
+}
+
+/** Change attributes of an existing link; only the fields given are changed. */
+export interface LinkSet {
+  op: "link.set";
+  ns: Netns;
+  name: string;
+  up?: boolean;
+  mtu?: number;
+  mac?: string;
+  /** Enslave to this bridge; `null` releases it from its master. */
+  master?: string | null;
+  promisc?: boolean;
+  /** Rename the link. */
+  newName?: string;
+}
+
+/** Bridge-port flags of a link enslaved to a bridge. */
+export interface BridgePortSet {
+  op: "bridge-port.set";
+  ns: Netns;
+  name: string;
+  hairpin?: boolean;
+  isolated?: boolean;
+}
+
+/** Add or remove a VLAN on a bridge port (`bridge vlan add|del`). */
+export interface BridgeVlan {
+  op: "bridge-vlan.add" | "bridge-vlan.del";
+  ns: Netns;
+  dev: string;
+  vid: number;
+  pvid?: boolean;
+  untagged?: boolean;
+  /** Apply to the bridge device itself (`self`). */
+  self?: boolean;
+}
+
+/** Move a link to another namespace; it gets a new index there. */
+export interface LinkMove {
+  op: "link.move";
+  ns: Netns;
+  name: string;
+  to: Netns;
+}
+
+/** Delete a link (a veth takes its peer with it). */
+export interface LinkDel {
+  op: "link.del";
+  ns: Netns;
+  name: string;
+}
+
+/** Add or delete an address (`cidr` keeps the host bits, e.g. `198.18.0.5/24`). */
+export interface AddrOp {
+  op: "addr.add" | "addr.del";
+  ns: Netns;
+  dev: string;
+  cidr: string;
+  /** IPv6: skip duplicate address detection. */
+  nodad?: boolean;
+  /** Do not add the automatic prefix route. */
+  noprefixroute?: boolean;
+  scope?: RouteScope;
+}
+
+/** Route scopes as iproute2 names them (the result's numeric 0/253/254, §3.4). */
+export type RouteScope = "global" | "link" | "host";
+
+/** Add or delete a route. */
+export interface RouteOp {
+  op: "route.add" | "route.del";
+  ns: Netns;
+  /** Destination CIDR; `0.0.0.0/0` or `::/0` for a default route. */
+  dst: string;
+  gw?: string;
+  dev?: string;
+  src?: string;
+  scope?: RouteScope;
+  table?: number;
+  metric?: number;
+  mtu?: number;
+  advmss?: number;
+  onlink?: boolean;
+}
+
+/** Set a sysctl inside a namespace; `key` is dotted (`net.ipv4.ip_forward`). */
+export interface SysctlSet {
+  op: "sysctl.set";
+  ns: Netns;
+  key: string;
+  value: string;
+}
+
+/** One kernel change. */
+export type KernelOp =
+  | VethAdd
+  | BridgeAdd
+  | VlanAdd
+  | LinkSet
+  | BridgePortSet
+  | BridgeVlan
+  | LinkMove
+  | LinkDel
+  | AddrOp
+  | RouteOp
+  | SysctlSet;
+
+/** A batch: applied in order, stopping at the first failure. */
+export type KernelBatch = readonly KernelOp[];

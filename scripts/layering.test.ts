@@ -1,0 +1,57 @@
+import { expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { checkLayering } from "./layering.ts";
+
+const root = new URL("..", import.meta.url).pathname;
+
+function fakeRepo(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), "tscni-layering-"));
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(dir, path, ".."), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  return dir;
+}
+
+test("the repository's packages import only downwards and have no cycles", () => {
+  expect(checkLayering(root)).toEqual([]);
+});
+
+test("the layering check reports spec importing another package of ours", () => {
+  const dir = fakeRepo({
+    "packages/spec/src/a.ts": 'import { x } from "@tscni/config";\n',
+    "packages/config/src/b.ts": 'export const x = 1;\n',
+  });
+  try {
+    expect(checkLayering(dir).join("\n")).toContain("spec must not import @tscni/config");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("the layering check reports an import cycle between packages", () => {
+  const dir = fakeRepo({
+    "packages/spec/src/a.ts": 'export type { Y } from "@tscni/kernel";\n',
+    "packages/kernel/src/b.ts": 'import type { X } from "@tscni/spec";\n',
+  });
+  try {
+    const problems = checkLayering(dir).join("\n");
+    expect(problems).toContain("import cycle");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("the layering check reports a relative import that crosses packages", () => {
+  const dir = fakeRepo({
+    "packages/config/src/a.ts": 'import { x } from "../../spec/src/b.ts";\n',
+    "packages/spec/src/b.ts": "export const x = 1;\n",
+  });
+  try {
+    expect(checkLayering(dir).join("\n")).toContain("leaves package config");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

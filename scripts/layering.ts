@@ -1,0 +1,109 @@
+/**
+ * The machine-checked layering (CONVENTIONS.md item 11): every workspace package may
+ * import only the packages below it, imports never cross a package by relative path,
+ * and there are no cycles between packages.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative, resolve, sep } from "node:path";
+
+/** What each package may import (ARCHITECTURE.md "Dependencies point down"). */
+export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
+  spec: [],
+  config: ["spec"],
+  invoke: ["spec"],
+  runtime: ["spec", "config", "invoke"],
+  skel: ["spec"],
+  kernel: ["spec"],
+  firewall: ["spec", "kernel"],
+  ipam: ["spec"],
+  plugins: ["spec", "skel", "kernel", "ipam", "invoke", "firewall"],
+  server: ["spec", "config", "invoke", "runtime"],
+  cli: ["spec", "config", "invoke", "runtime", "skel", "kernel", "firewall", "ipam", "plugins", "server"],
+  sim: ["spec", "config", "invoke", "runtime", "skel", "kernel", "firewall", "ipam", "plugins"],
+  conformance: ["spec"],
+};
+
+/** A workspace unit: packages/<name>, sim or conformance. */
+function units(root: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const pk = join(root, "packages");
+  for (const name of readdirSync(pk)) {
+    if (statSync(join(pk, name)).isDirectory()) out.set(name, join(pk, name));
+  }
+  for (const top of ["sim", "conformance"]) {
+    try {
+      if (statSync(join(root, top)).isDirectory()) out.set(top, join(root, top));
+    } catch {
+      // not there yet
+    }
+  }
+  return out;
+}
+
+function tsFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === "node_modules") continue;
+    const p = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...tsFiles(p));
+    else if (entry.name.endsWith(".ts")) out.push(p);
+  }
+  return out;
+}
+
+const IMPORT_RE = /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|^import\s*["']([^"']+)["']/gm;
+
+/** Every problem found: disallowed imports, cross-package relative imports, cycles. */
+export function checkLayering(root: string): string[] {
+  const problems: string[] = [];
+  const all = units(root);
+  const edges = new Map<string, Set<string>>();
+  for (const [name, dir] of all) {
+    const deps = new Set<string>();
+    edges.set(name, deps);
+    const allowed = ALLOWED[name];
+    if (allowed === undefined) {
+      problems.push(`${name}: not in the layering table of scripts/layering.ts`);
+      continue;
+    }
+    for (const file of tsFiles(dir)) {
+      const isTest = file.endsWith(".test.ts");
+      const text = readFileSync(file, "utf8");
+      for (const m of text.matchAll(IMPORT_RE)) {
+        const spec = m[1] ?? m[2] ?? m[3] ?? "";
+        const where = relative(root, file);
+        if (spec.startsWith("@tscni/")) {
+          const target = spec.slice("@tscni/".length).split("/")[0] ?? "";
+          if (target === name) continue;
+          deps.add(target);
+          // Tests may use helpers from sim (the fake kernel) but production code may not.
+          if (!allowed.includes(target) && !(isTest && target === "sim")) {
+            problems.push(`${where}: ${name} must not import ${spec}`);
+          }
+        } else if (spec.startsWith(".")) {
+          const abs = resolve(file, "..", spec);
+          if (!abs.startsWith(dir + sep) && abs !== dir) {
+            problems.push(`${where}: relative import "${spec}" leaves package ${name}; import it by package name`);
+          }
+        }
+      }
+    }
+  }
+  // Cycles between units (ignoring test-only edges would hide nothing: tests import down too).
+  const state = new Map<string, "visiting" | "done">();
+  const stack: string[] = [];
+  const visit = (n: string): void => {
+    if (state.get(n) === "done") return;
+    if (state.get(n) === "visiting") {
+      problems.push(`import cycle: ${[...stack.slice(stack.indexOf(n)), n].join(" -> ")}`);
+      return;
+    }
+    state.set(n, "visiting");
+    stack.push(n);
+    for (const d of edges.get(n) ?? []) if (edges.has(d)) visit(d);
+    stack.pop();
+    state.set(n, "done");
+  };
+  for (const n of edges.keys()) visit(n);
+  return problems;
+}

@@ -1,0 +1,45 @@
+/**
+ * The test command (README, .ci/run): builds the binary the end-to-end and conformance
+ * tests run, then runs every test with `bun test` and prints one line
+ * `N passed, N failed` from Bun's own counts.
+ */
+const root = new URL("..", import.meta.url).pathname;
+
+const build = Bun.spawnSync([process.execPath, "run", "scripts/build.ts"], { cwd: root, stdout: "inherit", stderr: "inherit" });
+if (build.exitCode !== 0) {
+  console.log("0 passed, 1 failed");
+  process.exit(1);
+}
+
+const proc = Bun.spawn([process.execPath, "test", ...process.argv.slice(2)], {
+  cwd: root,
+  stdout: "pipe",
+  stderr: "pipe",
+  env: { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1" },
+});
+
+// Bun writes its summary to stderr; echo both streams live and keep the tail for counting.
+let tail = "";
+async function pump(stream: ReadableStream<Uint8Array>, write: (s: string) => void): Promise<void> {
+  const decoder = new TextDecoder();
+  for await (const chunk of stream) {
+    const text = decoder.decode(chunk, { stream: true });
+    write(text);
+    tail = (tail + text).slice(-20000);
+  }
+}
+await Promise.all([
+  pump(proc.stdout, (s) => process.stdout.write(s)),
+  pump(proc.stderr, (s) => process.stderr.write(s)),
+]);
+const code = await proc.exited;
+
+const count = (word: string): number => {
+  const matches = [...tail.matchAll(new RegExp(`^\\s*(\\d+) ${word}$`, "gm"))];
+  return matches.length > 0 ? Number(matches[matches.length - 1]?.[1]) : 0;
+};
+const passed = count("pass");
+let failed = count("fail");
+if (code !== 0 && failed === 0) failed = 1; // a crash or an error outside any test
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(code === 0 && failed === 0 ? 0 : 1);
