@@ -1,0 +1,158 @@
+/**
+ * `npm run bench`: ADD, CHECK and DEL medians and p95 for bridge and ptp over 50
+ * sequential containers, 10 parallel ADDs, VERSION start-up, peak RSS and binary size,
+ * measured on the compiled binary against the real kernel in throwaway namespaces.
+ *
+ * The outer process makes the namespaces (one host, 50 containers), then re-runs itself
+ * inside the host namespace so that each timing is one plugin process, spawned directly,
+ * as a runtime spawns it (no `ip netns exec` in the measured path).
+ */
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const BIN = new URL("../dist/bin", import.meta.url).pathname;
+const N = Number(process.env.BENCH_CONTAINERS ?? 50);
+const PARALLEL = 10;
+
+interface Sample {
+  ms: number;
+  maxRssKiB: number;
+}
+
+async function spawnPlugin(plugin: string, env: Record<string, string>, stdin: string): Promise<Sample & { code: number; stdout: string }> {
+  const t0 = performance.now();
+  const proc = Bun.spawn([join(BIN, plugin)], { env, stdin: new TextEncoder().encode(stdin), stdout: "pipe", stderr: "pipe" });
+  const stdout = await new Response(proc.stdout).text();
+  const code = await proc.exited;
+  const ms = performance.now() - t0;
+  const usage = proc.resourceUsage();
+  // Bun reports maxRSS in bytes on Linux (ru_maxrss is KiB; Bun normalises it).
+  const maxRssKiB = usage ? Math.round(Number(usage.maxRSS) / 1024) : 0;
+  return { ms, maxRssKiB, code, stdout };
+}
+
+const pct = (xs: number[], p: number): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
+};
+const median = (xs: number[]) => pct(xs, 50);
+const fmt = (n: number) => n.toFixed(2);
+
+async function inner(): Promise<void> {
+  const containers = (process.env.BENCH_NETNS ?? "").split(",");
+  const work = process.env.BENCH_DIR ?? "";
+  const rows: string[] = [];
+  const report: Record<string, unknown> = {};
+  let peakRss = 0;
+  const env = (cmd: string, cid: string, netns: string): Record<string, string> => ({
+    PATH: process.env.PATH ?? "",
+    CNI_COMMAND: cmd,
+    CNI_CONTAINERID: cid,
+    CNI_NETNS: netns,
+    CNI_IFNAME: "eth0",
+    CNI_ARGS: "",
+    CNI_PATH: BIN,
+  });
+
+  for (const plugin of ["bridge", "ptp"]) {
+    const config = {
+      cniVersion: "1.1.0",
+      name: `bench-${plugin}`,
+      type: plugin,
+      ...(plugin === "bridge" ? { bridge: "tscnib0", isGateway: true } : {}),
+      ipam: { type: "host-local", ranges: [[{ subnet: plugin === "bridge" ? "198.18.64.0/24" : "198.18.65.0/24" }]], dataDir: join(work, "ipam") },
+    };
+    const times: Record<"ADD" | "CHECK" | "DEL", number[]> = { ADD: [], CHECK: [], DEL: [] };
+    const results: string[] = [];
+    for (let i = 0; i < containers.length; i++) {
+      const s = await spawnPlugin(plugin, env("ADD", `b${i}`, containers[i]!), JSON.stringify(config));
+      if (s.code !== 0) throw new Error(`${plugin} ADD failed: ${s.stdout}`);
+      times.ADD.push(s.ms);
+      peakRss = Math.max(peakRss, s.maxRssKiB);
+      results.push(s.stdout);
+    }
+    for (let i = 0; i < containers.length; i++) {
+      const cfg = { ...config, prevResult: JSON.parse(results[i]!) };
+      const s = await spawnPlugin(plugin, env("CHECK", `b${i}`, containers[i]!), JSON.stringify(cfg));
+      if (s.code !== 0) throw new Error(`${plugin} CHECK failed: ${s.stdout}`);
+      times.CHECK.push(s.ms);
+    }
+    for (let i = 0; i < containers.length; i++) {
+      const cfg = { ...config, prevResult: JSON.parse(results[i]!) };
+      const s = await spawnPlugin(plugin, env("DEL", `b${i}`, containers[i]!), JSON.stringify(cfg));
+      if (s.code !== 0) throw new Error(`${plugin} DEL failed: ${s.stdout}`);
+      times.DEL.push(s.ms);
+    }
+    for (const cmd of ["ADD", "CHECK", "DEL"] as const) {
+      rows.push(`| ${plugin} ${cmd} | ${containers.length} | ${fmt(median(times[cmd]))} | ${fmt(pct(times[cmd], 95))} |`);
+      report[`${plugin}.${cmd}.median`] = median(times[cmd]);
+      report[`${plugin}.${cmd}.p95`] = pct(times[cmd], 95);
+    }
+
+    // 10 parallel ADDs: wall time for all of them, then their DELs.
+    const par = containers.slice(0, PARALLEL);
+    const t0 = performance.now();
+    const adds = await Promise.all(par.map((ns, i) => spawnPlugin(plugin, env("ADD", `p${i}`, ns), JSON.stringify(config))));
+    const wall = performance.now() - t0;
+    if (adds.some((a) => a.code !== 0)) throw new Error(`${plugin} parallel ADD failed`);
+    const distinct = new Set(adds.map((a) => JSON.parse(a.stdout).ips[0].address)).size;
+    await Promise.all(par.map((ns, i) => spawnPlugin(plugin, env("DEL", `p${i}`, ns), JSON.stringify(config))));
+    rows.push(`| ${plugin} 10 parallel ADDs (wall, ${distinct} distinct IPs) | 1 | ${fmt(wall)} | - |`);
+    report[`${plugin}.parallel10.wall`] = wall;
+  }
+
+  const version: number[] = [];
+  for (let i = 0; i < 100; i++) {
+    const s = await spawnPlugin("bridge", { PATH: process.env.PATH ?? "", CNI_COMMAND: "VERSION" }, "{}");
+    version.push(s.ms);
+    peakRss = Math.max(peakRss, s.maxRssKiB);
+  }
+  rows.push(`| VERSION start-up | 100 | ${fmt(median(version))} | ${fmt(pct(version, 95))} |`);
+  report["version.median"] = median(version);
+  const size = statSync(join(BIN, "cni")).size;
+  report.peakRssKiB = peakRss;
+  report.binaryBytes = size;
+
+  console.log("| measurement | runs | median ms | p95 ms |\n|---|---|---|---|");
+  console.log(rows.join("\n"));
+  console.log(`\npeak RSS of any plugin process: ${(peakRss / 1024).toFixed(1)} MiB`);
+  console.log(`binary size: ${(size / 1024 / 1024).toFixed(1)} MiB`);
+  console.log(`\nJSON ${JSON.stringify(report)}`);
+}
+
+async function outer(): Promise<void> {
+  if (process.getuid?.() !== 0) {
+    console.error("bench: needs root (it creates throwaway network namespaces)");
+    process.exit(1);
+  }
+  if (!existsSync(join(BIN, "bridge"))) {
+    const b = Bun.spawnSync([process.execPath, "run", "scripts/build.ts"], { cwd: new URL("..", import.meta.url).pathname, stdout: "inherit", stderr: "inherit" });
+    if (b.exitCode !== 0) process.exit(1);
+  }
+  const { NetnsSet } = await import("./lib/netns.ts");
+  const set = new NetnsSet("bench");
+  const dir = mkdtempSync(join(tmpdir(), "tscni-bench-"));
+  try {
+    const host = await set.add("host");
+    const containers: string[] = [];
+    for (let i = 0; i < N; i++) containers.push(NetnsSet.path(await set.add(`c${i}`)));
+    const proc = Bun.spawn(["ip", "netns", "exec", host, process.execPath, "run", import.meta.path, "--inner"], {
+      env: { ...process.env, BENCH_NETNS: containers.join(","), BENCH_DIR: dir },
+      stdout: "inherit",
+      stderr: "inherit",
+    });
+    const code = await proc.exited;
+    if (code !== 0) process.exitCode = code;
+  } finally {
+    await set.cleanup();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  if (existsSync(new URL("./bench-ipam.ts", import.meta.url).pathname)) {
+    console.log("\nhost-local allocation (scripts/bench-ipam.ts):");
+    Bun.spawnSync([process.execPath, "run", new URL("./bench-ipam.ts", import.meta.url).pathname], { stdout: "inherit", stderr: "inherit" });
+  }
+}
+
+if (process.argv.includes("--inner")) await inner();
+else await outer();
