@@ -18,3 +18,10 @@ export type {
 } from "./ops.ts";
 export { KernelError } from "./kernel.ts";
 export type { AddrInfo, Kernel, KernelErrorKind, LinkInfo, RouteInfo } from "./kernel.ts";
+export { renderBatch, SHELL_HOST_REF } from "./render.ts";
+export type { RenderOptions } from "./render.ts";
+export { renderOp, isSysctlKey } from "./lines.ts";
+export type { OpLine, Tool } from "./lines.ts";
+export { segmentBatch, resolveHost } from "./segments.ts";
+export type { Segment } from "./segments.ts";
+export { KernelOpSchema, KernelBatchSchema, parseKernelBatch, isInterfaceName, isCidr } from "./schema.ts";
