@@ -1,0 +1,64 @@
+/**
+ * Step 4 of the dispatcher (SPEC.md §1.11) and the config version decoder: stdin must be
+ * a JSON object with a valid `name`; `cniVersion` must be a string, absent meaning 0.1.0.
+ * Messages follow the Go skel (whose JSON errors come from encoding/json).
+ */
+import { CniError, ErrorCode } from "@tscni/spec";
+import { validateNetworkName } from "./validate.ts";
+
+/** A parsed stdin config: a JSON object whose `name` passed validation. */
+export type RawConfig = Record<string, unknown> & { name: string };
+
+/** The JSON type name Go's encoding/json uses in its messages. */
+function goJsonType(v: unknown): string {
+  if (Array.isArray(v)) return "array";
+  if (typeof v === "boolean") return "bool";
+  return typeof v; // number, string, object
+}
+
+/**
+ * Parses stdin and validates the network name: invalid JSON or a wrongly typed `name`
+ * is code 6 `error unmarshall network config: ...`; an empty name code 7.
+ *
+ * @example decodeConfig(new TextEncoder().encode('{"name":"n"}')) // { name: "n" }
+ */
+export function decodeConfig(stdin: Uint8Array): RawConfig | CniError {
+  const text = new TextDecoder().decode(stdin);
+  const fail = (why: string) => new CniError(ErrorCode.DecodingFailure, `error unmarshall network config: ${why}`);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    return fail(text.trim() === "" ? "unexpected end of JSON input" : (err as Error).message);
+  }
+  // Go decodes `null` into the zero struct, so it is a missing name, not a decode error.
+  if (parsed === null) return new CniError(ErrorCode.InvalidNetworkConfig, "missing network name");
+  if (typeof parsed !== "object" || Array.isArray(parsed)) {
+    return fail(`json: cannot unmarshal ${goJsonType(parsed)} into Go value of type struct { Name string }`);
+  }
+  const obj = parsed as Record<string, unknown>;
+  const name = obj.name ?? "";
+  if (typeof name !== "string") {
+    return fail(`json: cannot unmarshal ${goJsonType(name)} into Go struct field .name of type string`);
+  }
+  const bad = validateNetworkName(name);
+  if (bad !== undefined) return bad;
+  return obj as RawConfig;
+}
+
+/**
+ * The config's `cniVersion` as the Go `ConfigDecoder` reads it: absent, null or empty is
+ * "0.1.0"; a non-string is code 6.
+ *
+ * @example configVersion({ name: "n" }) // "0.1.0"
+ */
+export function configVersion(config: Record<string, unknown>): string | CniError {
+  const v = config.cniVersion ?? "";
+  if (typeof v !== "string") {
+    return new CniError(
+      ErrorCode.DecodingFailure,
+      `decoding version from network config: json: cannot unmarshal ${goJsonType(v)} into Go struct field .cniVersion of type string`,
+    );
+  }
+  return v === "" ? "0.1.0" : v;
+}
