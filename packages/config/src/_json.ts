@@ -1,0 +1,81 @@
+/**
+ * Decoding config bytes the way Go's encoding/json accepts them: a byte-order mark is an
+ * error, invalid UTF-8 becomes U+FFFD, nesting deeper than 10000 and numbers beyond float64
+ * are errors.
+ */
+import { ErrorCode } from "@tscni/spec";
+import type { ConfigIssue, JsonPath } from "./issue.ts";
+
+/** Go's encoding/json nesting limit. */
+const MAX_DEPTH = 10000;
+
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+
+/** The outcome of decoding: a JSON value, or the issue that stopped it. */
+export type Decoded = { ok: true; value: unknown } | { ok: false; issue: ConfigIssue };
+
+/** The text of config bytes (a string passes through). */
+export function toText(input: Uint8Array | string): string {
+  return typeof input === "string" ? input : decoder.decode(input);
+}
+
+/** The bytes of a config (a string is UTF-8 encoded). */
+export function toBytes(input: Uint8Array | string): Uint8Array {
+  return typeof input === "string" ? new TextEncoder().encode(input) : input;
+}
+
+/** Decodes JSON; `prefix` is the upstream context, e.g. `error parsing configuration list: `. */
+export function decodeJson(input: Uint8Array | string, prefix: string): Decoded {
+  let value: unknown;
+  const text = toText(input);
+  if (text.startsWith("\ufeff")) {
+    // Go's decoder rejects a byte-order mark; say so plainly instead of showing an invisible character.
+    return { ok: false, issue: { code: ErrorCode.DecodingFailure, path: [], message: `${prefix}invalid JSON: the file starts with a byte-order mark` } };
+  }
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    return { ok: false, issue: { code: ErrorCode.DecodingFailure, path: [], message: `${prefix}invalid JSON: ${reason}` } };
+  }
+  const bad = findUndecodable(value);
+  if (bad !== undefined) return { ok: false, issue: { code: ErrorCode.DecodingFailure, path: bad.path, message: `${prefix}${bad.reason}` } };
+  return { ok: true, value };
+}
+
+interface Frame {
+  readonly value: unknown;
+  readonly depth: number;
+  readonly parent: Frame | undefined;
+  readonly key: string | number | undefined;
+}
+
+function pathOf(frame: Frame): JsonPath {
+  const out: (string | number)[] = [];
+  for (let f: Frame | undefined = frame; f?.key !== undefined; f = f.parent) out.push(f.key);
+  return out.reverse();
+}
+
+/** The first place Go could not decode: too deep, or a number out of float64 range. */
+function findUndecodable(root: unknown): { path: JsonPath; reason: string } | undefined {
+  // Iterative with parent links, so a hostile document can exhaust neither stack nor time.
+  const stack: Frame[] = [{ value: root, depth: 0, parent: undefined, key: undefined }];
+  for (let frame = stack.pop(); frame !== undefined; frame = stack.pop()) {
+    const { value, depth } = frame;
+    if (typeof value === "number" && !Number.isFinite(value)) {
+      return { path: pathOf(frame), reason: "json: cannot unmarshal number out of range into Go value of type float64" };
+    }
+    if (typeof value !== "object" || value === null) continue;
+    if (depth >= MAX_DEPTH) return { path: [], reason: "exceeded max depth" };
+    if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], depth: depth + 1, parent: frame, key: i });
+    } else {
+      const keys = Object.keys(value);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const key = keys[i] as string;
+        stack.push({ value: (value as Record<string, unknown>)[key], depth: depth + 1, parent: frame, key });
+      }
+    }
+  }
+  return undefined;
+}

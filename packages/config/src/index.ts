@@ -1,0 +1,14 @@
+export type { ConfFile, DropInReader, NetworkConfig, NetworkConfigList } from "./types.ts";
+export type { ConfigIssue, JsonPath } from "./issue.ts";
+export { formatPath, issueText, issueToError } from "./issue.ts";
+export { checkPluginConf, parsePluginConf } from "./plugin-conf.ts";
+export { checkConfList, parseConfList } from "./conf-list.ts";
+export { selectCniVersion } from "./cni-versions.ts";
+export type { VersionChoice } from "./cni-versions.ts";
+export { confToList } from "./conf-to-list.ts";
+export { confListFromFile, dropInDir, withDropIns } from "./drop-ins.ts";
+export { NoConfigsFoundError, NotFoundError } from "./errors.ts";
+export { selectNetwork } from "./select.ts";
+export { defaultNetwork, defaultNetworkCandidates } from "./default-network.ts";
+export type { DefaultCandidate, DefaultNetworkPick } from "./default-network.ts";
+export { loadConfListFile, loadDefaultNetwork, loadNetwork, readConfDir, readConfFile, readDropInDir } from "./load.ts";
