@@ -1,0 +1,51 @@
+/**
+ * `addr.add` / `addr.del`. An address on an up link brings its prefix route
+ * (connected.ts). Duplicates are `exists` (IPv4: same address and prefix; IPv6: same
+ * address), a missing address is `not-found`, IPv6 on a link with `disable_ipv6=1` is
+ * refused. Simplification: deleting a primary IPv4 address promotes the next one of the
+ * subnet (as with `promote_secondaries=1`) instead of deleting the secondaries.
+ */
+import { KernelError, type AddrOp, type RouteScope } from "@tscni/kernel";
+import { addPrefixRoute, isLinkLocal, removeAddrEffects } from "./connected.ts";
+import { contains, parseCidr, parseIp, sameIp, type Cidr } from "./ip.ts";
+import { requireLink, requireNs, type World } from "./state.ts";
+import { ifSysctl } from "./sysctl-store.ts";
+
+const LOOPBACK4 = parseCidr("127.0.0.0/8") as Cidr;
+
+/** The scope the kernel gives an address when none is asked for. */
+export function defaultScope(cidr: Cidr): RouteScope {
+  if (cidr.ip.family === 4) return contains(LOOPBACK4, cidr.ip) ? "host" : "global";
+  if (isLinkLocal(cidr.ip)) return "link";
+  return sameIp(cidr.ip, parseIp("::1")!) ? "host" : "global";
+}
+
+/** Parses an operation's CIDR or throws `invalid`. */
+export function requireCidr(text: string): Cidr {
+  const cidr = parseCidr(text);
+  if (!cidr) throw new KernelError("invalid", `invalid address "${text}"`);
+  return cidr;
+}
+
+/** Applies one `addr.add` or `addr.del`. */
+export function applyAddr(world: World, op: AddrOp): void {
+  const ns = requireNs(world, op.ns);
+  const link = requireLink(ns, op.dev);
+  const cidr = requireCidr(op.cidr);
+  const same = (a: { link: number; cidr: Cidr }) =>
+    a.link === link.index && sameIp(a.cidr.ip, cidr.ip) && (cidr.ip.family === 6 || a.cidr.prefix === cidr.prefix);
+  if (op.op === "addr.del") {
+    const addr = ns.addrs.find((a) => same(a) && a.cidr.prefix === cidr.prefix);
+    if (!addr) throw new KernelError("not-found", `address "${op.cidr}" not found on "${op.dev}"`);
+    ns.addrs.splice(ns.addrs.indexOf(addr), 1);
+    removeAddrEffects(ns, addr);
+    return;
+  }
+  if (cidr.ip.family === 6 && ifSysctl(ns, link.index, "ipv6", "disable_ipv6") === "1") {
+    throw new KernelError("invalid", `cannot add "${op.cidr}" to "${op.dev}": IPv6 is disabled on it`);
+  }
+  if (ns.addrs.some(same)) throw new KernelError("exists", `address "${op.cidr}" already exists on "${op.dev}"`);
+  const addr = { link: link.index, cidr, scope: op.scope ?? defaultScope(cidr), noprefixroute: op.noprefixroute ?? false };
+  ns.addrs.push(addr);
+  addPrefixRoute(ns, link, addr);
+}

@@ -1,0 +1,108 @@
+/**
+ * The kernel's automatic side effects on addresses and routes, in one place:
+ * prefix routes (proto kernel) follow addresses on up links, link-up adds the loopback
+ * addresses, link-down flushes routes and IPv6 addresses, and IPv6 link-local addresses
+ * appear once a link is operationally up.
+ *
+ * Facts checked on Linux 6.18: an IPv4 /32 gets no prefix route, an IPv6 /128 does
+ * (metric 256); IPv4 prefix routes of `lo` live in the local table, not in main; taking a
+ * link down flushes every route through it and its IPv6 addresses (keep_addr_on_down=0)
+ * while IPv4 addresses stay; routes added by hand do not come back on link-up.
+ */
+import { contains, linkLocalFromMac, network, parseCidr, sameIp, type Cidr, type Ip } from "./ip.ts";
+import { isOperUp } from "./operstate.ts";
+import type { Addr, Link, NsState, Route, World } from "./state.ts";
+import { ifSysctl } from "./sysctl-store.ts";
+
+const LINK_LOCAL_NET: Cidr = { ip: { family: 6, value: 0xfe80n << 112n }, prefix: 64 };
+
+function sameNet(a: Cidr, b: Cidr): boolean {
+  return a.prefix === b.prefix && sameIp(network(a).ip, network(b).ip);
+}
+
+/** True when `route` is the prefix route an address on `link` would own. */
+function isPrefixRouteOf(route: Route, addr: Addr): boolean {
+  return route.protocol === "kernel" && route.dev === addr.link && sameNet(route.dst, network(addr.cidr));
+}
+
+/** Adds the prefix route of `addr` when its link is up and it needs one. */
+export function addPrefixRoute(ns: NsState, link: Link, addr: Addr): void {
+  if (!link.up || addr.noprefixroute || link.kind === "loopback") return;
+  const fam = addr.cidr.ip.family;
+  if (fam === 4 && addr.cidr.prefix === 32) return;
+  if (ns.routes.some((r) => isPrefixRouteOf(r, addr))) return;
+  const dst = network(addr.cidr);
+  ns.routes.push(
+    fam === 4
+      ? { dst, dev: link.index, src: addr.cidr.ip, scope: "link", protocol: "kernel" }
+      : { dst, dev: link.index, scope: "global", metric: 256, protocol: "kernel" },
+  );
+}
+
+/** Removes what an address took with it: its prefix route unless another address keeps it. */
+export function removeAddrEffects(ns: NsState, addr: Addr): void {
+  const heirs = ns.addrs.filter(
+    (a) => a !== addr && a.link === addr.link && !a.noprefixroute && sameNet(a.cidr, addr.cidr),
+  );
+  for (const route of ns.routes.filter((r) => isPrefixRouteOf(r, addr))) {
+    const heir = heirs[0];
+    if (!heir) ns.routes.splice(ns.routes.indexOf(route), 1);
+    // The next address of the subnet is promoted and becomes the route's source.
+    else if (route.src && sameIp(route.src, addr.cidr.ip)) route.src = heir.cidr.ip;
+  }
+  // Deleting the last IPv4 address of a link disables IPv4 on it (fib_disable_ip).
+  if (addr.cidr.ip.family === 4 && !ns.addrs.some((a) => a !== addr && a.link === addr.link && a.cidr.ip.family === 4)) {
+    ns.routes = ns.routes.filter((r) => !(r.dev === addr.link && r.dst.ip.family === 4));
+  }
+}
+
+/** A link went administratively up: loopback addresses and prefix routes appear. */
+export function onLinkUp(ns: NsState, link: Link): void {
+  if (link.kind === "loopback") {
+    for (const text of ["127.0.0.1/8", "::1/128"]) {
+      const cidr = parseCidr(text) as Cidr;
+      if (cidr.ip.family === 6 && ifSysctl(ns, link.index, "ipv6", "disable_ipv6") === "1") continue;
+      if (!ns.addrs.some((a) => a.link === link.index && sameIp(a.cidr.ip, cidr.ip))) {
+        ns.addrs.push({ link: link.index, cidr, scope: "host", noprefixroute: false });
+      }
+    }
+  }
+  for (const addr of ns.addrs.filter((a) => a.link === link.index)) addPrefixRoute(ns, link, addr);
+}
+
+/** A link went down (or is leaving): its routes and IPv6 addresses are flushed. */
+export function onLinkDown(ns: NsState, link: Link): void {
+  ns.routes = ns.routes.filter((r) => r.dev !== link.index);
+  ns.addrs = ns.addrs.filter((a) => !(a.link === link.index && a.cidr.ip.family === 6));
+  link.addrconfDone = false;
+}
+
+/** A link is leaving the namespace: everything attached to it goes. */
+export function onLinkGone(ns: NsState, link: Link): void {
+  onLinkDown(ns, link);
+  ns.addrs = ns.addrs.filter((a) => a.link !== link.index);
+  ns.ifSysctls.delete(link.index);
+}
+
+/** Gives every operationally up link its IPv6 link-local address once (addrconf). */
+export function settleAddrconf(world: World): void {
+  for (const ns of world.namespaces.values()) {
+    for (const link of ns.links.values()) {
+      if (link.addrconfDone || !link.up || link.kind === "loopback") continue;
+      if (ifSysctl(ns, link.index, "ipv6", "disable_ipv6") === "1" || !isOperUp(world, ns, link)) continue;
+      link.addrconfDone = true;
+      const ip: Ip = linkLocalFromMac(link.mac);
+      if (!ns.addrs.some((a) => a.link === link.index && sameIp(a.cidr.ip, ip))) {
+        ns.addrs.push({ link: link.index, cidr: { ip, prefix: 64 }, scope: "link", noprefixroute: false });
+      }
+      if (!ns.routes.some((r) => r.dev === link.index && sameNet(r.dst, LINK_LOCAL_NET))) {
+        ns.routes.push({ dst: LINK_LOCAL_NET, dev: link.index, scope: "global", metric: 256, protocol: "kernel" });
+      }
+    }
+  }
+}
+
+/** True when an IPv6 address is link-local (fe80::/10). */
+export function isLinkLocal(ip: Ip): boolean {
+  return ip.family === 6 && contains({ ip: { family: 6, value: 0xfe80n << 112n }, prefix: 10 }, ip);
+}

@@ -1,0 +1,49 @@
+/**
+ * Taking links down and away, with the cascades the kernel performs: a veth takes its peer
+ * with it (wherever the peer lives), a bridge releases its ports, a parent takes its VLAN
+ * links, and every address, route and per-interface sysctl of a link goes with it.
+ */
+import { onLinkDown, onLinkGone } from "./connected.ts";
+import type { Link, NsState, World } from "./state.ts";
+
+/** Releases a port from its bridge (nomaster): port flags and VLANs go. */
+export function release(link: Link): void {
+  delete link.master;
+  delete link.hairpin;
+  delete link.isolated;
+  delete link.vlans;
+}
+
+/** Sets a link down with the kernel's side effects; its VLAN links follow it down. */
+export function setDown(ns: NsState, link: Link): void {
+  if (!link.up) return;
+  link.up = false;
+  onLinkDown(ns, link);
+  for (const child of ns.links.values()) if (child.kind === "vlan" && child.parent === link.index) setDown(ns, child);
+}
+
+/** Detaches a link from everything in its namespace that refers to it, without touching its peer. */
+export function detach(ns: NsState, link: Link): void {
+  setDown(ns, link);
+  onLinkGone(ns, link);
+  if (link.master !== undefined) release(link);
+  for (const other of [...ns.links.values()]) {
+    if (other.master === link.index) release(other);
+    if (other.kind === "vlan" && other.parent === link.index) removeLinkOnly(ns, other);
+  }
+  ns.links.delete(link.index);
+}
+
+function removeLinkOnly(ns: NsState, link: Link): void {
+  if (ns.links.has(link.index)) detach(ns, link);
+}
+
+/** Deletes a link and, for a veth, its peer in whatever namespace it lives. */
+export function removeLink(world: World, ns: NsState, link: Link): void {
+  removeLinkOnly(ns, link);
+  if (link.peer) {
+    const peerNs = world.namespaces.get(link.peer.ns);
+    const peer = peerNs?.links.get(link.peer.index);
+    if (peerNs && peer) removeLinkOnly(peerNs, peer);
+  }
+}
