@@ -1,0 +1,55 @@
+/**
+ * iproute2's complaints mapped to {@link KernelErrorKind}s, and a failed batch mapped back
+ * to the operation that failed (`Command failed -:LINE`). Pure.
+ */
+import { KernelError, type KernelErrorKind } from "../kernel.ts";
+import type { Segment } from "../segments.ts";
+
+// Checked in order: "argument "x" is wrong: Device does not exist" is not-found, not invalid.
+const KINDS: readonly [KernelErrorKind, RegExp][] = [
+  ["not-found", /Cannot find device|No such device|does not exist|[Aa]ddress not found|No such process|No such file or directory/],
+  ["exists", /File exists|[Aa]ddress already assigned/],
+  ["unreachable", /Nexthop has invalid gateway|Network is unreachable|No route to host/],
+  [
+    "invalid",
+    /Invalid argument|is wrong|is expected rather than|Invalid |less than|greater than|out of range|Unknown device type|Cannot assign requested address|Garbage instead of arguments|Not enough information|[Ee]rror: either/,
+  ],
+];
+
+/** The kind of failure an iproute2 error message describes. */
+export function classify(stderr: string): KernelErrorKind {
+  for (const [kind, re] of KINDS) if (re.test(stderr)) return kind;
+  return "other";
+}
+
+/** The 1-based batch line `ip -batch` / `bridge -batch` reported as failed, if any. */
+export function failedLine(stderr: string): number | undefined {
+  const m = /Command failed -:(\d+)/.exec(stderr);
+  return m?.[1] === undefined ? undefined : Number(m[1]);
+}
+
+/** The first line of stderr that says what went wrong (not the `Command failed` footer). */
+export function reason(stderr: string): string {
+  const lines = stderr.split("\n").map((l) => l.trim()).filter((l) => l !== "" && !l.startsWith("Command failed"));
+  return (lines[0] ?? "failed without a message").replace(/^Error: /, "").replace(/\.$/, "");
+}
+
+/** Which line of a segment failed: the tool's own report, else a line naming the bad argument. */
+function failedIndex(seg: Segment, stderr: string): number | undefined {
+  const n = failedLine(stderr);
+  if (n !== undefined && n >= 1 && n <= seg.lines.length) return n - 1;
+  if (seg.lines.length === 1) return 0;
+  // Argument errors exit at once without the footer but quote the argument.
+  const arg = /argument "([^"]*)" is wrong|rather than "([^"]*)"/.exec(stderr);
+  const value = arg?.[1] ?? arg?.[2];
+  if (value === undefined) return undefined;
+  const i = seg.lines.findIndex((l) => l.split(" ").includes(value));
+  return i < 0 ? undefined : i;
+}
+
+/** The KernelError for a segment whose tool exited with an error. */
+export function segmentError(seg: Segment, stderr: string): KernelError {
+  const i = failedIndex(seg, stderr);
+  const what = i === undefined ? `${seg.tool} batch in "${seg.ns}"` : `${seg.tool} ${seg.lines[i]}`;
+  return new KernelError(classify(stderr), `${what}: ${reason(stderr)}`, i === undefined ? undefined : seg.first + i);
+}

@@ -1,0 +1,44 @@
+/**
+ * Throwaway network namespaces for real-kernel tests: `ip netns add tscni-<tag>-<random>`
+ * and its deletion. Tests address them by path only, so nothing ever touches the machine's
+ * own namespace.
+ */
+import { toolPath } from "./runner.ts";
+
+/** A named namespace under /var/run/netns. */
+export interface ThrowawayNetns {
+  name: string;
+  path: string;
+}
+
+/** True when this process can create namespaces (real-kernel tests need root). */
+export function canUseRealKernel(): boolean {
+  return process.getuid?.() === 0 && process.platform === "linux";
+}
+
+/** Creates `tscni-<tag>-<random>` with its loopback up; throws when `ip` fails. */
+export function createThrowawayNetns(tag = "k"): ThrowawayNetns {
+  const name = `tscni-${tag}-${Math.random().toString(36).slice(2, 10)}`;
+  const ip = toolPath("ip");
+  for (const argv of [[ip, "netns", "add", name], [ip, "-n", name, "link", "set", "lo", "up"]]) {
+    const r = Bun.spawnSync(argv, { stderr: "pipe" });
+    if (r.exitCode !== 0) throw new Error(`${argv.join(" ")}: ${r.stderr.toString().trim()}`);
+  }
+  return { name, path: `/var/run/netns/${name}` };
+}
+
+/** Deletes a throwaway namespace (and every link in it); never throws. */
+export function deleteThrowawayNetns(ns: ThrowawayNetns | undefined): void {
+  if (ns !== undefined) Bun.spawnSync([toolPath("ip"), "netns", "del", ns.name], { stderr: "ignore" });
+}
+
+/** Runs `fn` with fresh namespaces, deleting them afterwards even when it throws. */
+export async function withThrowawayNetns<T>(count: number, fn: (ns: ThrowawayNetns[]) => Promise<T>, tag = "k"): Promise<T> {
+  const made: ThrowawayNetns[] = [];
+  try {
+    for (let i = 0; i < count; i++) made.push(createThrowawayNetns(tag));
+    return await fn(made);
+  } finally {
+    for (const ns of made) deleteThrowawayNetns(ns);
+  }
+}
