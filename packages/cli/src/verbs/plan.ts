@@ -1,0 +1,101 @@
+/**
+ * `cni plan`: print kernel operations as the iproute2 script the Linux driver would run
+ * (ARCHITECTURE.md "The kernel seam": printing the batch is a free dry run). A plan comes
+ * from a {@link PlanSource}; today a JSON batch (`--batch FILE`, or stdin). A source that
+ * computes the batch of an ADD (`cni plan <network> <netns>`) slots into `pickSource`.
+ */
+import { KernelError, parseKernelBatch, renderBatch, type KernelBatch } from "@tscni/kernel";
+import type { CommandIO, Verb } from "../io.ts";
+
+/** The command line of `cni plan`, parsed. */
+export interface PlanArgs {
+  /** `--batch FILE` (`-` for stdin). */
+  batch?: string;
+  /** `--host-ref PATH`: how container namespaces name the host one in the script. */
+  hostRef?: string;
+  /** Positional arguments (reserved for `<network> <netns>`). */
+  positional: string[];
+}
+
+/** Where a plan's batch comes from: resolves to the batch, or to an error message. */
+export type PlanSource = (io: CommandIO) => Promise<{ batch: KernelBatch } | { error: string }>;
+
+const HELP = `usage: cni plan [--batch FILE] [--host-ref PATH]
+
+Print a batch of kernel operations as the iproute2 script the driver would run, one
+block per namespace run, without touching the kernel.
+
+  --batch FILE     a JSON array of kernel operations ("-" or no option: stdin)
+  --host-ref PATH  how other namespaces name the host namespace in "netns" arguments
+                   (default /proc/$$/ns/net: the shell running the script)
+`;
+
+/** Parses argv; returns a usage error message instead of throwing. */
+export function parsePlanArgs(argv: readonly string[]): PlanArgs | string {
+  const out: PlanArgs = { positional: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] ?? "";
+    const value = (): string | undefined => argv[++i];
+    if (a === "--batch" || a === "--host-ref") {
+      const v = value();
+      if (v === undefined) return `option "${a}" needs a value`;
+      if (a === "--batch") out.batch = v;
+      else out.hostRef = v;
+    } else if (a.startsWith("--batch=")) out.batch = a.slice("--batch=".length);
+    else if (a.startsWith("--host-ref=")) out.hostRef = a.slice("--host-ref=".length);
+    else if (a.startsWith("-") && a !== "-") return `unknown option "${a}"`;
+    else out.positional.push(a);
+  }
+  return out;
+}
+
+/** A source reading a JSON batch from a file or stdin and validating it (KernelBatchSchema). */
+export function batchSource(file: string | undefined): PlanSource {
+  return async (io) => {
+    let text: string;
+    try {
+      text = file === undefined || file === "-" ? new TextDecoder().decode(await io.readStdin()) : await Bun.file(file).text();
+    } catch (e) {
+      return { error: `cannot read "${file}": ${(e as Error).message}` };
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (e) {
+      return { error: `batch is not JSON: ${(e as Error).message}` };
+    }
+    const parsed = parseKernelBatch(json);
+    return parsed.ok ? { batch: parsed.batch } : { error: `invalid batch:\n  ${parsed.issues.join("\n  ")}` };
+  };
+}
+
+/** Chooses the source for the parsed arguments, or returns a usage error. */
+export function pickSource(args: PlanArgs): PlanSource | string {
+  if (args.positional.length === 0) return batchSource(args.batch);
+  return `unexpected argument "${args.positional[0]}"`;
+}
+
+async function run(io: CommandIO): Promise<number> {
+  const args = parsePlanArgs(io.argv);
+  const source = typeof args === "string" ? args : pickSource(args);
+  if (typeof source === "string") {
+    io.stderr(`cni plan: ${source}\n\n${HELP}`);
+    return 2;
+  }
+  const got = await source(io);
+  if ("error" in got) {
+    io.stderr(`cni plan: ${got.error}\n`);
+    return 1;
+  }
+  try {
+    io.stdout(renderBatch(got.batch, typeof args === "string" || args.hostRef === undefined ? {} : { hostRef: args.hostRef }));
+  } catch (e) {
+    if (!(e instanceof KernelError)) throw e;
+    io.stderr(`cni plan: op ${e.opIndex ?? "?"}: ${e.message}\n`);
+    return 1;
+  }
+  return 0;
+}
+
+/** The `plan` verb. */
+export const verb: Verb = { summary: "print kernel operations as the iproute2 script they amount to", help: HELP, run };
