@@ -1,0 +1,101 @@
+/**
+ * Valibot schemas of what host-local reads from the full plugin config (`allocator.Net`):
+ * the `ipam` object, `runtimeConfig.ipRanges`/`ips` and `args.cni.ips`. Addresses are
+ * parsed here, at the boundary, with the messages Go's text unmarshallers give.
+ */
+import * as v from "valibot";
+import { type IPNet, parseCIDR, parseIPMaybePrefix } from "./cidr.ts";
+import { type IP, parseIP } from "./ip.ts";
+import { type Outcome, fail, ok } from "./outcome.ts";
+
+/** A `net.IP` field: an empty string means unset, as Go's `UnmarshalText` treats it. */
+const netIP = v.pipe(
+  v.string(),
+  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    if (dataset.value === "") return undefined;
+    const ip = parseIP(dataset.value);
+    if (ip !== undefined) return ip;
+    addIssue({ message: `invalid IP address: ${dataset.value}` });
+    return NEVER;
+  }),
+);
+
+/** A `types.IPNet` field: `addr/prefix`, host bits kept. */
+const ipNet = v.pipe(
+  v.string(),
+  v.rawTransform(({ dataset, addIssue, NEVER }): IPNet => {
+    const net = parseCIDR(dataset.value);
+    if (net !== undefined) return net;
+    addIssue({ message: `invalid CIDR address: ${dataset.value}` });
+    return NEVER;
+  }),
+);
+
+/** An `ip.IP` field: `<ip>[/<prefix>]`, the prefix ignored (requested IPs, §8.3). */
+const requestedIP = v.pipe(
+  v.string(),
+  v.rawTransform(({ dataset, addIssue, NEVER }): IP => {
+    const ip = parseIPMaybePrefix(dataset.value);
+    if (ip !== undefined) return ip;
+    addIssue({ message: dataset.value === "" ? "cannot understand ip: IP <nil> not v4 nor v6" : `invalid IP address ${dataset.value}` });
+    return NEVER;
+  }),
+);
+
+/** One range as written in the config. */
+export const RangeSchema = v.object({
+  subnet: ipNet,
+  rangeStart: v.nullish(netIP),
+  rangeEnd: v.nullish(netIP),
+  gateway: v.nullish(netIP),
+});
+
+const RangeSetsSchema = v.nullish(v.array(v.nullish(v.array(RangeSchema), [])), []);
+
+/** A route, copied into the result (R04-3): `dst` must be a CIDR, `gw` an address. */
+export const RouteSchema = v.looseObject({
+  dst: v.pipe(v.string(), v.check((s) => parseCIDR(s) !== undefined, (i) => `invalid CIDR address: ${String(i.input)}`)),
+  gw: v.nullish(v.pipe(v.string(), v.check((s) => s === "" || parseIP(s) !== undefined, (i) => `invalid IP address: ${String(i.input)}`))),
+  mtu: v.nullish(v.number()),
+  advmss: v.nullish(v.number()),
+  priority: v.nullish(v.number()),
+  table: v.nullish(v.number()),
+  scope: v.nullish(v.number()),
+});
+
+/** The `ipam` object of host-local; the legacy single range sits at its top level. */
+export const IPAMSchema = v.object({
+  type: v.nullish(v.string(), ""),
+  routes: v.nullish(v.array(RouteSchema), []),
+  dataDir: v.nullish(v.string(), ""),
+  resolvConf: v.nullish(v.string(), ""),
+  ranges: RangeSetsSchema,
+  subnet: v.nullish(ipNet),
+  rangeStart: v.nullish(netIP),
+  rangeEnd: v.nullish(netIP),
+  gateway: v.nullish(netIP),
+});
+
+/** The parts of the full plugin config host-local reads (`allocator.Net`). */
+export const NetSchema = v.object({
+  name: v.nullish(v.string(), ""),
+  cniVersion: v.nullish(v.string(), ""),
+  ipam: v.nullish(IPAMSchema),
+  runtimeConfig: v.nullish(
+    v.object({ ipRanges: RangeSetsSchema, ips: v.nullish(v.array(requestedIP), []) }),
+    { ipRanges: [], ips: [] },
+  ),
+  args: v.nullish(v.object({ cni: v.nullish(v.object({ ips: v.nullish(v.array(requestedIP), []) })) })),
+});
+
+/** The parsed, not yet canonicalised, config. */
+export type NetInput = v.InferOutput<typeof NetSchema>;
+
+/** Parses the full plugin config object; the failure is the first issue with its JSON path. */
+export function parseNet(input: unknown): Outcome<NetInput> {
+  const result = v.safeParse(NetSchema, input);
+  if (result.success) return ok(result.output);
+  const issue = result.issues[0];
+  const path = v.getDotPath(issue);
+  return fail(path === null ? issue.message : `${path}: ${issue.message}`);
+}

@@ -1,0 +1,85 @@
+/**
+ * The attachment index of the disk store: one small file per (containerID, ifname)
+ * listing the addresses it holds, under `<store>/.tscni-index/`. It exists so that an
+ * allocation does not read every reservation file for the duplicate check (upstream's
+ * `GetByID` does, which makes the 10,000th allocation in a /16 ~100x slower than the first).
+ *
+ * Why it is safe next to the reference host-local, which shares the directory:
+ * - it is a hint, never the truth: every address it lists is checked against its
+ *   reservation file before use, and GC rebuilds it from the reservation files;
+ * - the reference's walks (`GetByID`, `ReleaseByKey`, `FindByID`) descend into it but
+ *   never act on it: index file names are hex digests (never an IP), and their content
+ *   starts with a header line so it never equals a `<cid>\r\n<ifname>` or `<cid>` key;
+ * - what it cannot see: reservations the reference made for the same attachment, and
+ *   legacy ID-only files. Only the duplicate-ADD check of `getByID` relies on it; DEL,
+ *   CHECK misses and GC always read the reservation files themselves.
+ */
+import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type IP, formatIP, parseIP } from "./ip.ts";
+import { formatHolder } from "./store.ts";
+
+/** The index directory's name inside the store. */
+export const INDEX_DIR = ".tscni-index";
+const HEADER = "tscni attachment index v1";
+
+let counter = 0;
+
+/** Writes `data` to `path` atomically: a temporary file in the index directory, then rename. */
+export function writeAtomic(dir: string, path: string, data: string): void {
+  const tmp = join(dir, INDEX_DIR, `tmp.${process.pid}.${++counter}.${Math.random().toString(36).slice(2)}`);
+  try {
+    writeFileSync(tmp, data, { mode: 0o600 });
+    renameSync(tmp, path);
+  } catch (err) {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // already gone
+    }
+    throw err;
+  }
+}
+
+/** The index of one store directory. */
+export class AttachmentIndex {
+  constructor(private readonly dir: string) {
+    mkdirSync(join(dir, INDEX_DIR), { recursive: true, mode: 0o755 });
+  }
+
+  /** The index file of (id, ifname): a digest, so any ID and ifname make a safe name. */
+  pathOf(id: string, ifname: string): string {
+    const digest = new Bun.CryptoHasher("sha256").update(formatHolder(id, ifname)).digest("hex");
+    return join(this.dir, INDEX_DIR, digest);
+  }
+
+  /** The addresses the index lists for (id, ifname); unverified. */
+  read(id: string, ifname: string): IP[] {
+    let text: string;
+    try {
+      text = readFileSync(this.pathOf(id, ifname), "utf8");
+    } catch {
+      return [];
+    }
+    const [header, ...lines] = text.split("\n");
+    if (header !== HEADER) return [];
+    return lines.flatMap((l) => {
+      const ip = parseIP(l);
+      return ip === undefined ? [] : [ip];
+    });
+  }
+
+  /** Replaces the list of (id, ifname); an empty list removes its file. */
+  write(id: string, ifname: string, ips: readonly IP[]): void {
+    const path = this.pathOf(id, ifname);
+    if (ips.length === 0) {
+      try {
+        unlinkSync(path);
+      } catch {
+        // nothing indexed
+      }
+      return;
+    }
+    writeAtomic(this.dir, path, [HEADER, ...ips.map(formatIP)].join("\n"));
+  }
+}

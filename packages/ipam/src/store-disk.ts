@@ -1,0 +1,218 @@
+/**
+ * The disk Store (`backend/disk/backend.go`), byte-compatible with the reference so that
+ * either implementation can read and write the other's data dir (§8.3 On-disk layout):
+ *
+ *   <dataDir>/<net>/                      mode 0755
+ *   <dataDir>/<net>/lock                  empty; flock(LOCK_EX) around every change
+ *   <dataDir>/<net>/<ip>                  mode 0600, `<trimmed cid>\r\n<ifname>`, no newline
+ *   <dataDir>/<net>/last_reserved_ip.<i>  the set's last reserved IP as text
+ *   <dataDir>/<net>/.tscni-index/         our attachment index (see store-disk-index.ts)
+ *
+ * Reservations are made by exclusive create, so two allocators never share an address
+ * even without the lock; `last_reserved_ip` is replaced atomically (temp + rename).
+ */
+import { closeSync, mkdirSync, openSync, readFileSync, readdirSync, unlinkSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import type { Attachment } from "@tscni/spec";
+import { lockExclusive, unlockFd } from "./flock.ts";
+import { type IP, formatIP, ipEqual, parseIP } from "./ip.ts";
+import { AttachmentIndex, INDEX_DIR, writeAtomic } from "./store-disk-index.ts";
+import {
+  type GcReport,
+  type Holder,
+  type Reservation,
+  type Store,
+  formatHolder,
+  holderValidator,
+  holdsExactly,
+  holdsLegacy,
+  parseHolder,
+} from "./store.ts";
+
+/** The prefix of the per-range-set round-robin files. */
+export const LAST_IP_PREFIX = "last_reserved_ip.";
+/** The lock file's name. */
+export const LOCK_FILE = "lock";
+
+/** A Store over `<dataDir>/<network>/`; open it with {@link openDiskStore}. */
+export class DiskStore implements Store {
+  private readonly index: AttachmentIndex;
+  private lockFd: number | undefined;
+
+  private constructor(readonly dir: string) {
+    this.index = new AttachmentIndex(dir);
+    this.lockFd = openSync(join(dir, LOCK_FILE), "a", 0o600);
+  }
+
+  /** Opens (creating it, mode 0755) the store directory of `network` under `dataDir`. */
+  static open(dataDir: string, network: string): DiskStore {
+    const dir = join(dataDir, network);
+    mkdirSync(dir, { recursive: true, mode: 0o755 });
+    return new DiskStore(dir);
+  }
+
+  async lock(): Promise<void> {
+    await lockExclusive(this.fd());
+  }
+
+  async unlock(): Promise<void> {
+    unlockFd(this.fd());
+  }
+
+  async close(): Promise<void> {
+    if (this.lockFd !== undefined) closeSync(this.lockFd);
+    this.lockFd = undefined;
+  }
+
+  async reserve(id: string, ifname: string, ip: IP, rangeID: string): Promise<boolean> {
+    const path = join(this.dir, formatIP(ip));
+    let fd: number;
+    try {
+      fd = openSync(path, "wx", 0o600);
+    } catch (err) {
+      if (errorCode(err) === "EEXIST") return false;
+      throw err;
+    }
+    try {
+      writeSync(fd, formatHolder(id, ifname));
+      closeSync(fd);
+    } catch (err) {
+      // A reservation whose content could not be written is removed again (§8.3).
+      unlinkQuietly(path);
+      throw err;
+    }
+    writeAtomic(this.dir, join(this.dir, LAST_IP_PREFIX + rangeID), formatIP(ip));
+    this.index.write(id, ifname, [...this.verified(id, ifname, this.index.read(id, ifname)), ip]);
+    return true;
+  }
+
+  async lastReservedIP(rangeID: string): Promise<IP | undefined> {
+    try {
+      return parseIP(readFileSync(join(this.dir, LAST_IP_PREFIX + rangeID), "utf8"));
+    } catch {
+      return undefined;
+    }
+  }
+
+  async releaseIP(ip: IP, id: string, ifname: string): Promise<void> {
+    const holder = this.holderOf(formatIP(ip));
+    if (holder !== undefined && holdsExactly(holder, id, ifname)) unlinkQuietly(join(this.dir, formatIP(ip)));
+    this.index.write(id, ifname, this.verified(id, ifname, this.index.read(id, ifname)));
+  }
+
+  async releaseByID(id: string, ifname: string): Promise<void> {
+    // Always a full scan: reservations the reference made for this attachment are not indexed.
+    const all = this.scan();
+    const exact = all.filter((r) => holdsExactly(r.holder, id, ifname));
+    const doomed = exact.length > 0 ? exact : all.filter((r) => holdsLegacy(r.holder, id));
+    for (const r of doomed) unlinkQuietly(join(this.dir, formatIP(r.ip)));
+    this.index.write(id, ifname, []);
+  }
+
+  async getByID(id: string, ifname: string): Promise<IP[]> {
+    return this.verified(id, ifname, this.index.read(id, ifname));
+  }
+
+  async findByID(id: string, ifname: string): Promise<boolean> {
+    if ((await this.getByID(id, ifname)).length > 0) return true;
+    const all = this.scan();
+    return all.some((r) => holdsExactly(r.holder, id, ifname)) || all.some((r) => holdsLegacy(r.holder, id));
+  }
+
+  async reservedIPs(): Promise<IP[]> {
+    return this.names().flatMap(({ ip }) => [ip]);
+  }
+
+  async gc(valid: readonly Attachment[]): Promise<GcReport> {
+    const isValid = holderValidator(valid);
+    const released: Reservation[] = [];
+    const errors: string[] = [];
+    const kept = new Map<string, { holder: Holder; ips: IP[] }>();
+    for (const r of this.scan()) {
+      if (isValid(r.holder)) {
+        if (r.holder.ifname === undefined) continue;
+        const key = formatHolder(r.holder.id, r.holder.ifname);
+        const entry = kept.get(key) ?? { holder: r.holder, ips: [] };
+        entry.ips.push(r.ip);
+        kept.set(key, entry);
+        continue;
+      }
+      try {
+        unlinkSync(join(this.dir, formatIP(r.ip)));
+        released.push(r);
+      } catch (err) {
+        errors.push(`failed to release ${formatIP(r.ip)}: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+    this.rebuildIndex([...kept.values()]);
+    return { released, errors };
+  }
+
+  /** Files named by an IP's text form: the reservations (lock, bookkeeping and our index never parse). */
+  private names(): { name: string; ip: IP }[] {
+    return readdirSync(this.dir).flatMap((name) => {
+      const ip = parseIP(name);
+      return ip !== undefined && formatIP(ip) === name ? [{ name, ip }] : [];
+    });
+  }
+
+  /** Every reservation with its holder: reads every reservation file. */
+  private scan(): Reservation[] {
+    return this.names().flatMap(({ name, ip }) => {
+      const holder = this.holderOf(name);
+      return holder === undefined ? [] : [{ ip, holder }];
+    });
+  }
+
+  private holderOf(name: string): Holder | undefined {
+    try {
+      return parseHolder(readFileSync(join(this.dir, name), "utf8"));
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The listed addresses whose reservation file (id, ifname) really holds. */
+  private verified(id: string, ifname: string, ips: readonly IP[]): IP[] {
+    return ips.filter((ip, i) => {
+      if (ips.findIndex((o) => ipEqual(o, ip)) !== i) return false;
+      const holder = this.holderOf(formatIP(ip));
+      return holder !== undefined && holdsExactly(holder, id, ifname);
+    });
+  }
+
+  private rebuildIndex(entries: readonly { holder: Holder; ips: IP[] }[]): void {
+    const wanted = new Set<string>();
+    for (const { holder, ips } of entries) {
+      const ifname = holder.ifname ?? "";
+      wanted.add(this.index.pathOf(holder.id, ifname));
+      this.index.write(holder.id, ifname, ips);
+    }
+    for (const name of readdirSync(join(this.dir, INDEX_DIR))) {
+      const path = join(this.dir, INDEX_DIR, name);
+      if (!wanted.has(path)) unlinkQuietly(path);
+    }
+  }
+
+  private fd(): number {
+    if (this.lockFd === undefined) throw new Error(`store ${this.dir} is closed`);
+    return this.lockFd;
+  }
+}
+
+/** Opens the disk store of `network` under `dataDir` (creating the directory). */
+export function openDiskStore(dataDir: string, network: string): DiskStore {
+  return DiskStore.open(dataDir, network);
+}
+
+function errorCode(err: unknown): string | undefined {
+  return typeof err === "object" && err !== null && "code" in err ? String((err as { code: unknown }).code) : undefined;
+}
+
+function unlinkQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // already gone: releasing is idempotent (DEL-3)
+  }
+}
