@@ -1,0 +1,66 @@
+/**
+ * Applying an attachment's plan: pick a free random host veth name, plan, apply with
+ * rollback, and retry with a new name when the kernel reports the name taken in the
+ * meantime (H-1). A taken container name is the reference's error (ADD-4).
+ */
+import { HOST, KernelError, type Kernel, type LinkInfo } from "@tscni/kernel";
+import { applyWithRollback } from "./apply.ts";
+import type { PlanStep } from "./steps.ts";
+import { containerNameTaken, pickVethName, VETH_NAME_TRIES, type RandomBytes } from "./veth.ts";
+
+/** What applying needs besides the plan. */
+export interface AttachPorts {
+  kernel: Kernel;
+  random: RandomBytes;
+  warn: (msg: string) => void;
+}
+
+/** True when `err` is the veth creation of `steps` failing because a name exists. */
+function vethNameClash(err: unknown, steps: readonly PlanStep[]): boolean {
+  if (!(err instanceof KernelError) || err.kind !== "exists" || err.opIndex === undefined) return false;
+  return steps[err.opIndex]?.op.op === "veth.add";
+}
+
+/**
+ * Reads the kernel (`read`), plans with a fresh host veth name (`plan`) and applies.
+ * Returns the applied plan. A failed apply has been rolled back when this throws.
+ */
+export async function applyAttachment<V extends { hostLinks: LinkInfo[] }, P extends { steps: PlanStep[] }>(
+  ports: AttachPorts,
+  ifName: string,
+  read: () => Promise<V>,
+  plan: (view: V, hostVeth: string) => P,
+): Promise<{ plan: P; hostVeth: string; view: V }> {
+  for (let attempt = 1; ; attempt++) {
+    const view = await read();
+    const hostVeth = pickVethName(new Set(view.hostLinks.map((l) => l.name)), ports.random);
+    const planned = plan(view, hostVeth);
+    try {
+      await applyWithRollback(ports.kernel, planned.steps, ports.warn);
+      return { plan: planned, hostVeth, view };
+    } catch (err) {
+      if (!vethNameClash(err, planned.steps)) throw err;
+      const hostTaken = (await ports.kernel.links(HOST)).some((l) => l.name === hostVeth);
+      // Someone took the random host name between our read and our write: try another.
+      if (hostTaken && attempt < VETH_NAME_TRIES) continue;
+      if (hostTaken) throw new Error("failed to find a unique veth name");
+      throw containerNameTaken(ifName, hostVeth);
+    }
+  }
+}
+
+/** The netns must exist for ADD and CHECK; the reference's wording when it does not. */
+export async function requireNetns(kernel: Kernel, netns: string): Promise<void> {
+  if (!(await kernel.netnsExists(netns))) throw new Error(`failed to open netns "${netns}": no such file or directory`);
+}
+
+/** Fills the MACs of the result's interfaces from the kernel (they exist only after apply). */
+export async function fillMacs(kernel: Kernel, interfaces: { name: string; mac?: string; sandbox?: string }[]): Promise<void> {
+  const byNs = new Map<string, LinkInfo[]>();
+  for (const iface of interfaces) {
+    const ns = iface.sandbox !== undefined && iface.sandbox !== "" ? iface.sandbox : HOST;
+    if (!byNs.has(ns)) byNs.set(ns, await kernel.links(ns));
+    const link = byNs.get(ns)?.find((l) => l.name === iface.name);
+    if (link !== undefined) iface.mac = link.mac;
+  }
+}

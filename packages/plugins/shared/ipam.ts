@@ -1,0 +1,110 @@
+/**
+ * The IPAM delegate of one invocation (DLG-1..DLG-3): one object with the five commands,
+ * so plugins neither know nor care whether IPAM runs in this process or as a child.
+ *
+ * In-process IPAM (BRIEF "Beyond the reference"): when `ipam.type` found in `CNI_PATH`
+ * is this very executable (realpaths equal), and this binary carries that IPAM plugin,
+ * its handlers run here with the same arguments; otherwise the delegate is executed.
+ * Same semantics either way, one process less.
+ */
+import { realpath } from "node:fs/promises";
+import { convertResult, type Result, type Result100 } from "@tscni/spec";
+import type { CmdArgs, PluginHandlers } from "@tscni/skel";
+
+/** The IPAM plugin of an attachment, as the upper plugin sees it. */
+export interface Ipam {
+  /** Runs IPAM ADD and returns its result in 1.x form. */
+  add(): Promise<Result100>;
+  check(): Promise<void>;
+  del(): Promise<void>;
+  status(): Promise<void>;
+  gc(): Promise<void>;
+}
+
+/** Makes the Ipam of one invocation from the `ipam.type` and the invocation's arguments. */
+export type IpamFactory = (type: string, args: CmdArgs) => Ipam;
+
+/** The exec side of delegation (the `@tscni/invoke` functions), loaded only when used. */
+export interface DelegateExec {
+  add(type: string, stdin: Uint8Array, env: Readonly<Record<string, string | undefined>>): Promise<Result>;
+  run(command: "CHECK" | "DEL" | "STATUS" | "GC", type: string, stdin: Uint8Array, env: Readonly<Record<string, string | undefined>>): Promise<void>;
+}
+
+/** What the delegating factory needs. */
+export interface IpamDeps {
+  /** The environment a delegate inherits (the plugin's own, DLG-1). */
+  env: Readonly<Record<string, string | undefined>>;
+  /** This executable (`process.execPath`); undefined never runs IPAM in process. */
+  selfPath: string | undefined;
+  /** IPAM plugins this binary carries, by type, loaded lazily. */
+  inProcess: Readonly<Record<string, () => Promise<PluginHandlers>>>;
+  /** Finds a plugin in CNI_PATH (`@tscni/invoke` findInPath). */
+  findInPath: (name: string, paths: readonly string[]) => Promise<string>;
+  /** Runs a delegate as a child process. */
+  exec: () => Promise<DelegateExec>;
+}
+
+/** Converts whatever version IPAM answered in to the 1.x result plugins work with (PR-3). */
+export function toCurrent(result: Result): Result100 {
+  return convertResult(result, "1.1.0") as Result100;
+}
+
+async function sameFile(a: string, b: string): Promise<boolean> {
+  try {
+    const [x, y] = await Promise.all([realpath(a), realpath(b)]);
+    return x === y;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The production factory: looks the type up in CNI_PATH once per invocation, then either
+ * calls the in-process handlers (same CmdArgs, command replaced) or execs the delegate
+ * with the plugin's environment and stdin (DLG-1, DLG-3).
+ */
+export function delegatingIpam(deps: IpamDeps): IpamFactory {
+  return (type, args) => {
+    let resolved: Promise<PluginHandlers | undefined> | undefined;
+    const local = (): Promise<PluginHandlers | undefined> => {
+      resolved ??= (async () => {
+        const found = await deps.findInPath(type, args.path.split(":").filter((p) => p !== ""));
+        const load = Object.hasOwn(deps.inProcess, type) ? deps.inProcess[type] : undefined;
+        if (load === undefined || deps.selfPath === undefined || !(await sameFile(found, deps.selfPath))) return undefined;
+        return load();
+      })();
+      return resolved;
+    };
+    const env = { ...deps.env, CNI_PATH: args.path };
+    const run = async (command: "CHECK" | "DEL" | "STATUS" | "GC"): Promise<void> => {
+      const handlers = await local();
+      if (handlers === undefined) return (await deps.exec()).run(command, type, args.stdinData, env);
+      const handler = { CHECK: handlers.check, DEL: handlers.del, STATUS: handlers.status, GC: handlers.gc }[command];
+      await handler?.call(handlers, { ...args, command });
+    };
+    return {
+      add: async () => {
+        const handlers = await local();
+        if (handlers === undefined) return toCurrent(await (await deps.exec()).add(type, args.stdinData, env));
+        if (handlers.add === undefined) throw new Error(`plugin "${type}" has no ADD`);
+        return toCurrent(await handlers.add({ ...args, command: "ADD" }));
+      },
+      check: () => run("CHECK"),
+      del: () => run("DEL"),
+      status: () => run("STATUS"),
+      gc: () => run("GC"),
+    };
+  };
+}
+
+/** The exec side over `@tscni/invoke`, imported on first use so the in-process path never loads it. */
+export async function invokeExec(): Promise<DelegateExec> {
+  const invoke = await import("@tscni/invoke");
+  return {
+    add: (type, stdin, env) => invoke.delegateAdd(type, stdin, env),
+    run: (command, type, stdin, env) => {
+      const fn = { CHECK: invoke.delegateCheck, DEL: invoke.delegateDel, STATUS: invoke.delegateStatus, GC: invoke.delegateGC }[command];
+      return fn(type, stdin, env);
+    },
+  };
+}
