@@ -19,7 +19,7 @@ function outcome<T>(parse: () => T): T | CniError {
 
 function expectTypedList(got: NetworkConfigList | CniError): void {
   if (got instanceof CniError) {
-    expect([ErrorCode.DecodingFailure, ErrorCode.InvalidNetworkConfig]).toContain(got.code);
+    expect<number[]>([ErrorCode.DecodingFailure, ErrorCode.InvalidNetworkConfig]).toContain(got.code);
     return;
   }
   expect(typeof got.name).toBe("string");
@@ -30,7 +30,7 @@ function expectTypedList(got: NetworkConfigList | CniError): void {
 
 function expectTypedPlugin(got: NetworkConfig | CniError): void {
   if (got instanceof CniError) {
-    expect([ErrorCode.DecodingFailure, ErrorCode.InvalidNetworkConfig]).toContain(got.code);
+    expect<number[]>([ErrorCode.DecodingFailure, ErrorCode.InvalidNetworkConfig]).toContain(got.code);
     return;
   }
   expect(typeof got.network.type).toBe("string");
