@@ -1,0 +1,133 @@
+/**
+ * Differential test: the same random batches applied to the FakeKernel and to the Linux
+ * driver (inside throwaway namespaces) fail alike (kind and op index) and leave the same
+ * observable state: links with kind, up, mtu, master and port flags; addresses; main-table
+ * routes; the sysctls the batches set. MACs, indexes and IPv6 link-local state (timing
+ * dependent in the kernel) are left out. Root only; CI runs it as root.
+ *
+ * VLAN links and bridge VLAN filtering are not generated: kernels built without 8021q or
+ * CONFIG_BRIDGE_VLAN_FILTERING (such as the one this was written on) refuse them.
+ */
+import { describe, expect, test } from "bun:test";
+import fc from "fast-check";
+import { HOST, KernelError, type Kernel, type KernelBatch, type KernelOp, type Netns } from "@tscni/kernel";
+import { createLinuxKernel } from "@tscni/kernel/linux";
+import { canUseRealKernel, createThrowawayNetns, deleteThrowawayNetns } from "@tscni/kernel/testing";
+import { FakeKernel } from "./fake-kernel.ts";
+
+const root = canUseRealKernel();
+if (!root) console.warn("skipping the fake-vs-Linux differential test: it needs root (CI runs it as root)");
+
+const C = "/ctr"; // placeholder for the container namespace, replaced per run
+const names = ["eth0", "veth0", "br0"];
+const SYSCTLS = ["net.ipv4.ip_forward", "net.ipv4.conf.all.forwarding", "net.ipv6.conf.all.forwarding"];
+
+const ns = fc.constantFrom<Netns>(HOST, C);
+const name = fc.constantFrom(...names);
+const anyLink = fc.constantFrom("lo", ...names);
+const opt = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: undefined });
+
+const op: fc.Arbitrary<KernelOp> = fc.oneof(
+  fc.record({ op: fc.constant("veth.add" as const), ns, name, mtu: opt(fc.constantFrom(1400, 1500)), peer: fc.record({ name, ns }) }),
+  fc.record({ op: fc.constant("bridge.add" as const), ns, name: fc.constant("br0") }),
+  fc.record({
+    op: fc.constant("link.set" as const),
+    ns,
+    name: anyLink,
+    up: opt(fc.boolean()),
+    mtu: opt(fc.constantFrom(1300, 1500)),
+    master: opt(fc.constantFrom("br0", null)),
+  }),
+  fc.record({ op: fc.constant("bridge-port.set" as const), ns, name, hairpin: opt(fc.boolean()), isolated: opt(fc.boolean()) }),
+  fc.record({ op: fc.constant("link.del" as const), ns, name }),
+  fc.record({ op: fc.constant("link.move" as const), ns, name, to: ns }).filter((o) => o.ns !== o.to),
+  fc.record({
+    op: fc.constantFrom("addr.add" as const, "addr.del" as const),
+    ns,
+    dev: anyLink,
+    cidr: fc.constantFrom("198.18.0.1/24", "198.18.0.2/24", "198.18.1.1/24", "2001:db8::1/64", "2001:db8::2/64"),
+    nodad: fc.constant(true),
+  }),
+  fc.oneof(
+    fc.record({
+      op: fc.constantFrom("route.add" as const, "route.del" as const),
+      ns,
+      dst: fc.constantFrom("0.0.0.0/0", "198.19.0.0/16"),
+      gw: opt(fc.constantFrom("198.18.0.254", "198.18.1.254")),
+      dev: opt(anyLink),
+    }),
+    fc.record({
+      op: fc.constantFrom("route.add" as const, "route.del" as const),
+      ns,
+      dst: fc.constantFrom("::/0", "2001:db8:1::/64"),
+      gw: opt(fc.constant("2001:db8::fe")),
+      dev: opt(anyLink),
+    }),
+  ),
+  fc.record({ op: fc.constant("sysctl.set" as const), ns, key: fc.constantFrom(...SYSCTLS), value: fc.constantFrom("0", "1") }),
+);
+
+/** Replaces the placeholder container path with the real one. */
+function place(batch: KernelBatch, ctr: string): KernelOp[] {
+  const r = (n: Netns): Netns => (n === C ? ctr : n);
+  return batch.map((o): KernelOp => {
+    if (o.op === "veth.add") return { ...o, ns: r(o.ns), peer: { ...o.peer, ns: r(o.peer.ns) } };
+    if (o.op === "link.move") return { ...o, ns: r(o.ns), to: r(o.to) };
+    return { ...o, ns: r(o.ns) };
+  });
+}
+
+const isLinkLocal = (cidr: string): boolean => /^fe[89ab][0-9a-f]:/i.test(cidr) || /^ff/i.test(cidr);
+
+/** What both kernels must agree on in one namespace. */
+async function observe(k: Kernel, n: Netns) {
+  const links = (await k.links(n))
+    .map((l) => ({ name: l.name, kind: l.kind, up: l.up, mtu: l.mtu, master: l.master, hairpin: l.hairpin, isolated: l.isolated, promisc: l.promisc }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+  const addrs = (await k.addresses(n))
+    .filter((a) => !isLinkLocal(a.cidr))
+    .map((a) => `${a.dev} ${a.cidr} ${a.scope}`)
+    .sort();
+  const routes = (await k.routes(n))
+    .filter((r) => !isLinkLocal(r.dst) && (r.table === undefined || r.table === 254))
+    .map((r) => [r.dst, r.gw ?? "-", r.dev ?? "-", r.src ?? "-", r.scope, r.metric ?? 0, r.protocol ?? "-"].join(" "))
+    .sort();
+  const sysctls = await Promise.all(SYSCTLS.map((key) => k.sysctl(n, key)));
+  return { links, addrs, routes, sysctls };
+}
+
+async function outcome(k: Kernel, batch: KernelBatch): Promise<string> {
+  try {
+    await k.apply(batch);
+    return "ok";
+  } catch (e) {
+    if (!(e instanceof KernelError)) throw e;
+    return `${e.kind} at op ${e.opIndex}`;
+  }
+}
+
+describe.skipIf(!root)("FakeKernel and the Linux driver", () => {
+  test("random batches fail alike and leave the same observable state", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.array(op, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 3 }), async (batches) => {
+        const host = createThrowawayNetns("kd");
+        const ctr = createThrowawayNetns("kd", { loopbackUp: false });
+        try {
+          const fake = new FakeKernel();
+          fake.addNetns(ctr.path);
+          const linux = createLinuxKernel({ host: host.path });
+          for (const b of batches) {
+            const batch = place(b, ctr.path);
+            const [want, got] = [await outcome(fake, batch), await outcome(linux, batch)];
+            expect({ batch, outcome: got }).toEqual({ batch, outcome: want });
+            for (const n of [HOST, ctr.path]) expect({ ns: n, ...(await observe(linux, n)) }).toEqual({ ns: n, ...(await observe(fake, n)) });
+          }
+        } finally {
+          deleteThrowawayNetns(host);
+          deleteThrowawayNetns(ctr);
+        }
+      }),
+      { numRuns: 25 },
+    );
+  });
+});
