@@ -83,6 +83,24 @@ export function loadIPAMConfig(config: unknown, envIP?: IP): Outcome<IPAMConfig>
   });
 }
 
+/** Where a network's store lives: all GC and STATUS need when no ranges are at hand. */
+export interface StoreLocation {
+  readonly name: string;
+  readonly dataDir: string;
+}
+
+/**
+ * Reads only the network name and data dir. GC and STATUS get no `runtimeConfig` (CAP-2),
+ * so a network whose ranges come only from the `ipRanges` capability has none there.
+ */
+export function loadStoreLocation(config: unknown): Outcome<StoreLocation> {
+  const parsed = parseNet(config);
+  if (!parsed.ok) return parsed;
+  const ipam = parsed.value.ipam;
+  if (ipam === undefined || ipam === null) return fail("IPAM config missing 'ipam' key");
+  return ok({ name: parsed.value.name, dataDir: ipam.dataDir === "" ? DEFAULT_DATA_DIR : ipam.dataDir });
+}
+
 type RawRange = { [K in keyof RangeInput]: RangeInput[K] | null | undefined };
 
 /** Drops unset bounds (JSON null, or "" which Go reads as an unset `net.IP`). */
