@@ -1,0 +1,13 @@
+export { findInPath, splitPathList } from "./find.ts";
+export { DEFAULT_TIMEOUT_MS } from "./exec.ts";
+export type { Exec, ExecOutcome, ExecRequest } from "./exec.ts";
+export { BunExec } from "./exec-bun.ts";
+export type { BunExecOptions } from "./exec-bun.ts";
+export { pluginEnv, stringifyCniArgs } from "./env.ts";
+export type { CniArgs } from "./env.ts";
+export { configVersion, pluginError, rawResult } from "./decode.ts";
+export { defaultExec, execPluginRaw, execPluginWithResult, execPluginWithoutResult } from "./run.ts";
+export type { InvokeOptions } from "./run.ts";
+export { decodeVersionInfo, getVersionInfo } from "./version-info.ts";
+export { delegateAdd, delegateCheck, delegateDel, delegateGC, delegateStatus } from "./delegate.ts";
+export type { DelegateEnv } from "./delegate.ts";
