@@ -8,4 +8,10 @@ import type { Verb } from "./io.ts";
 export const VERBS: Readonly<Record<string, { summary: string; load: () => Promise<{ verb: Verb }> }>> = {
   convert: { summary: "convert a result on stdin to another spec version", load: () => import("./verbs/convert.ts") },
   plan: { summary: "print kernel operations as the iproute2 script they amount to", load: () => import("./verbs/plan.ts") },
+  add: { summary: "attach a netns to a network (cnitool add)", load: () => import("./verbs/add.ts") },
+  check: { summary: "check an attachment against its cached result (cnitool check)", load: () => import("./verbs/check.ts") },
+  del: { summary: "detach a netns from a network (cnitool del)", load: () => import("./verbs/del.ts") },
+  gc: { summary: "delete a network's cached attachments, then GC its plugins (cnitool gc)", load: () => import("./verbs/gc.ts") },
+  status: { summary: "ask a network's plugins whether they are ready (cnitool status)", load: () => import("./verbs/status.ts") },
+  cache: { summary: "list or show cached attachments", load: () => import("./verbs/cache.ts") },
 };
