@@ -16,11 +16,13 @@ export function canUseRealKernel(): boolean {
   return process.getuid?.() === 0 && process.platform === "linux";
 }
 
-/** Creates `tscni-<tag>-<random>` with its loopback up; throws when `ip` fails. */
-export function createThrowawayNetns(tag = "k"): ThrowawayNetns {
+/** Creates `tscni-<tag>-<random>`, its loopback up unless `loopbackUp` is false; throws when `ip` fails. */
+export function createThrowawayNetns(tag = "k", opts: { loopbackUp?: boolean } = {}): ThrowawayNetns {
   const name = `tscni-${tag}-${Math.random().toString(36).slice(2, 10)}`;
   const ip = toolPath("ip");
-  for (const argv of [[ip, "netns", "add", name], [ip, "-n", name, "link", "set", "lo", "up"]]) {
+  const steps = [[ip, "netns", "add", name]];
+  if (opts.loopbackUp !== false) steps.push([ip, "-n", name, "link", "set", "lo", "up"]);
+  for (const argv of steps) {
     const r = Bun.spawnSync(argv, { stderr: "pipe" });
     if (r.exitCode !== 0) throw new Error(`${argv.join(" ")}: ${r.stderr.toString().trim()}`);
   }
