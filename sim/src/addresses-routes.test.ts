@@ -107,6 +107,22 @@ describe("addresses", () => {
   });
 });
 
+test("an IPv6 address on lo gets a prefix route, ::1 and IPv4 ones do not (as on Linux 6.18)", () => {
+  const { kernel, c1, routes } = wired();
+  kernel.applySync([
+    { op: "link.set", ns: c1, name: "lo", up: true },
+    { op: "addr.add", ns: c1, dev: "lo", cidr: "2001:db8::1/64" },
+    { op: "addr.add", ns: c1, dev: "lo", cidr: "198.18.3.1/24" },
+  ]);
+  expect(routes().filter((r) => r.includes("dev lo"))).toEqual(["2001:db8::/64 dev lo proto kernel scope global metric 256"]);
+});
+
+test("a link.set with a missing master changes nothing", () => {
+  const { kernel, c1 } = wired(false);
+  expect(kindOf(() => kernel.applySync([{ op: "link.set", ns: c1, name: "eth0", up: true, master: "br9" }]))).toBe("not-found");
+  expect(kernel.snapshot(c1).links[1]?.up).toBe(false);
+});
+
 describe("routes", () => {
   function addressed() {
     const w = wired();
@@ -156,7 +172,7 @@ describe("routes", () => {
     expect(kindOf(() => kernel.applySync([{ op: "route.add", ns: c1, dst: "198.19.0.0/24", dev: "eth9" }]))).toBe("not-found");
     expect(kindOf(() => kernel.applySync([{ op: "route.add", ns: c1, dst: "198.19.0.0/24", dev: "x" }]))).toBe("unreachable");
     expect(kindOf(() => kernel.applySync([{ op: "route.add", ns: c1, dst: "198.19.0.1/24", dev: "eth0" }]))).toBe("invalid");
-    expect(kindOf(() => kernel.applySync([{ op: "route.add", ns: c1, dst: "198.19.0.0/24" }]))).toBe("invalid");
+    expect(kindOf(() => kernel.applySync([{ op: "route.add", ns: c1, dst: "198.19.0.0/24" }]))).toBe("not-found");
   });
 
   test("a duplicate route is exists and deleting a missing one not-found", () => {

@@ -5,7 +5,8 @@
  * appear once a link is operationally up.
  *
  * Facts checked on Linux 6.18: an IPv4 /32 gets no prefix route, an IPv6 /128 does
- * (metric 256); IPv4 prefix routes of `lo` live in the local table, not in main; taking a
+ * (metric 256); IPv4 prefix routes of `lo` and the route of `::1` live in the local table,
+ * not in main (other IPv6 addresses on `lo` do get one); taking a
  * link down flushes every route through it and its IPv6 addresses (keep_addr_on_down=0)
  * while IPv4 addresses stay; routes added by hand do not come back on link-up.
  */
@@ -27,9 +28,9 @@ function isPrefixRouteOf(route: Route, addr: Addr): boolean {
 
 /** Adds the prefix route of `addr` when its link is up and it needs one. */
 export function addPrefixRoute(ns: NsState, link: Link, addr: Addr): void {
-  if (!link.up || addr.noprefixroute || link.kind === "loopback") return;
+  if (!link.up || addr.noprefixroute) return;
   const fam = addr.cidr.ip.family;
-  if (fam === 4 && addr.cidr.prefix === 32) return;
+  if (fam === 4 && (addr.cidr.prefix === 32 || link.kind === "loopback")) return;
   if (ns.routes.some((r) => isPrefixRouteOf(r, addr))) return;
   const dst = network(addr.cidr);
   ns.routes.push(
@@ -63,7 +64,8 @@ export function onLinkUp(ns: NsState, link: Link): void {
       const cidr = parseCidr(text) as Cidr;
       if (cidr.ip.family === 6 && ifSysctl(ns, link.index, "ipv6", "disable_ipv6") === "1") continue;
       if (!ns.addrs.some((a) => a.link === link.index && sameIp(a.cidr.ip, cidr.ip))) {
-        ns.addrs.push({ link: link.index, cidr, scope: "host", noprefixroute: false });
+        // `::1` gets no main-table route (its route lives in the local table).
+        ns.addrs.push({ link: link.index, cidr, scope: "host", noprefixroute: true });
       }
     }
   }

@@ -29,6 +29,8 @@ function enslave(ns: NsState, link: Link, masterName: string): void {
 export function setLink(world: World, op: LinkSet): void {
   const ns = requireNs(world, op.ns);
   const link = requireLink(ns, op.name);
+  // iproute2 resolves the master's name before sending anything: a missing one changes nothing.
+  if (typeof op.master === "string") requireLink(ns, op.master);
   if (op.up === false) setDown(ns, link);
   if (op.mtu !== undefined) link.mtu = checkMtu(op.mtu);
   if (op.mac !== undefined) {

@@ -43,7 +43,8 @@ function addRoute(ns: NsState, op: RouteOp): void {
     if (!via) throw new KernelError("unreachable", `gateway "${op.gw}" is unreachable in netns "${ns.path}"`);
     dev = via.dev;
   }
-  if (dev === undefined) throw new KernelError("invalid", `route "${op.dst}" needs a gateway or a dev`);
+  // Neither gateway nor device: the kernel finds no device (ENODEV).
+  if (dev === undefined) throw new KernelError("not-found", `no such device for route "${op.dst}"`);
   const src = op.src === undefined ? undefined : requireIp(op.src, family);
   if (src && !ns.addrs.some((a) => sameIp(a.cidr.ip, src))) throw new KernelError("invalid", `invalid source address "${op.src}"`);
   const route: Route = {
