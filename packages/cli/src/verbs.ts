@@ -14,4 +14,5 @@ export const VERBS: Readonly<Record<string, { summary: string; load: () => Promi
   gc: { summary: "delete a network's cached attachments, then GC its plugins (cnitool gc)", load: () => import("./verbs/gc.ts") },
   status: { summary: "ask a network's plugins whether they are ready (cnitool status)", load: () => import("./verbs/status.ts") },
   cache: { summary: "list or show cached attachments", load: () => import("./verbs/cache.ts") },
+  lint: { summary: "explain a config directory: which file wins, what is wrong, and where", load: () => import("./verbs/lint.ts") },
 };
