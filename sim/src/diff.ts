@@ -42,8 +42,13 @@ export function diffSnapshots(a: NamespaceSnapshot, b: NamespaceSnapshot): strin
   keyed("link", a.links, b.links, (l) => l.name, out);
   keyed("address", a.addresses, b.addresses, (x) => `${x.cidr} dev ${x.dev}`, out);
   keyed("route", a.routes, b.routes, routeLine, out);
-  const entries = (s: NamespaceSnapshot) => Object.entries(s.sysctls).map(([key, value]) => ({ key, value }));
-  keyed("sysctl", entries(a), entries(b), (s) => s.key, out);
+  for (const key of new Set([...Object.keys(a.sysctls), ...Object.keys(b.sysctls)])) {
+    const [x, y] = [a.sysctls[key], b.sysctls[key]];
+    if (x === y) continue;
+    if (x === undefined) out.push(`sysctl "${key}": only in b`);
+    else if (y === undefined) out.push(`sysctl "${key}": only in a`);
+    else out.push(`sysctl "${key}": "${x}" -> "${y}"`);
+  }
   const vlans = (s: NamespaceSnapshot) =>
     Object.entries(s.bridgeVlans).flatMap(([dev, list]) => list.map((v) => ({ dev, ...v })));
   keyed("bridge vlan", vlans(a), vlans(b), (v) => `${v.vid} dev ${v.dev}`, out);
