@@ -1,0 +1,128 @@
+/**
+ * The bridge plugin (SPEC.md §8.1, BRIEF item 5): ADD plans on a read of the kernel and
+ * applies the plan with rollback; a failed ADD leaves no veth and no IP reservation
+ * (ADD-6). CHECK compares the previous result with the kernel (CHK-3); DEL tolerates a
+ * gone namespace and still releases IPAM (DEL-2, DEL-3); GC and STATUS go to IPAM.
+ */
+import { HOST } from "@tscni/kernel";
+import { pluginMain, type CmdArgs, type PluginDefinition, type PluginHandlers, type PluginIO } from "@tscni/skel";
+import { VERSIONS, type Result100 } from "@tscni/spec";
+import { rollback } from "../shared/apply.ts";
+import { applyAttachment, fillMacs, requireNetns } from "../shared/attach.ts";
+import { deleteContainerLink, prevResultOf, settleAddresses } from "../shared/lifecycle.ts";
+import type { PluginPorts } from "../shared/ports.ts";
+import { undoOf } from "../shared/steps.ts";
+import { containerNameTaken, pickVethName, randomMac, randomVethName } from "../shared/veth.ts";
+import { checkBridge } from "./check.ts";
+import { parseBridgeConfig, validateForAdd, type BridgeConfig } from "./config.ts";
+import { planBridgeAdd, type BridgeView } from "./plan.ts";
+import { readBridgeCheckView, readBridgeView } from "./view.ts";
+
+/** The host end must be forwarding before the result goes out (§8.1 step 11); delays in ms. */
+const PORT_UP_DELAYS = [0, 50, 500, 1000, 1000];
+
+async function waitPortUp(ports: PluginPorts, name: string): Promise<void> {
+  let state = "unknown";
+  for (const delay of PORT_UP_DELAYS) {
+    if (delay > 0) await ports.sleep(delay);
+    const link = (await ports.kernel.links(HOST)).find((l) => l.name === name);
+    if (link === undefined) throw new Error(`failed to lookup "${name}": link not found`);
+    state = link.operState.toLowerCase();
+    if (state === "up") return;
+  }
+  throw new Error(`bridge port in error state: ${state}`);
+}
+
+async function add(ports: PluginPorts, a: CmdArgs): Promise<Result100> {
+  const conf = parseBridgeConfig(a.config, a.args);
+  validateForAdd(conf);
+  await requireNetns(ports.kernel, a.netns);
+  const view = await readBridgeView(ports.kernel, conf, a.netns);
+  // Refuse a taken name before IPAM reserves anything (ADD-4).
+  if (view.containerLinks.some((l) => l.name === a.ifName)) throw containerNameTaken(a.ifName, randomVethName(ports.random));
+  const ipam = conf.ipamType !== "" ? ports.ipam(conf.ipamType, a) : undefined;
+  const ipamResult = ipam === undefined ? undefined : await ipam.add();
+  let applied: Awaited<ReturnType<typeof applyBridge>> | undefined;
+  try {
+    applied = await applyBridge(ports, conf, a, ipamResult, view);
+    const result = applied.plan.result;
+    if (!conf.disableContainerInterface) await waitPortUp(ports, applied.hostVeth);
+    if (conf.enabledad && (result.ips ?? []).some((ip) => ip.address.includes(":"))) await settleAddresses(ports.kernel, a.netns, a.ifName, ports.sleep);
+    await fillMacs(ports.kernel, result.interfaces ?? []);
+    return result;
+  } catch (err) {
+    if (applied !== undefined) for (const f of await rollback(ports.kernel, undoOf(applied.plan.steps))) ports.warn(`rollback: ${f}`);
+    // Release the address IPAM gave us (ADD-6).
+    await ipam?.del().catch((e: unknown) => ports.warn(`IPAM DEL after a failed ADD: ${e instanceof Error ? e.message : String(e)}`));
+    throw err;
+  }
+}
+
+/** Plans and applies with a fresh host veth name; the first attempt uses the view already read. */
+function applyBridge(ports: PluginPorts, conf: BridgeConfig, a: CmdArgs, ipam: Result100 | undefined, first: BridgeView) {
+  let fresh: BridgeView | undefined = first;
+  const read = async (): Promise<BridgeView> => {
+    const v = fresh ?? (await readBridgeView(ports.kernel, conf, a.netns));
+    fresh = undefined;
+    return v;
+  };
+  return applyAttachment(ports, a.ifName, read, (view, hostVeth) =>
+    planBridgeAdd({
+      conf,
+      netns: a.netns,
+      ifName: a.ifName,
+      ipam,
+      view,
+      hostVeth,
+      gatewayPeer: pickVethName(new Set([...view.hostLinks.map((l) => l.name), hostVeth]), ports.random),
+      bridgeMac: randomMac(ports.random),
+    }),
+  );
+}
+
+async function check(ports: PluginPorts, a: CmdArgs): Promise<void> {
+  const conf = parseBridgeConfig(a.config, a.args);
+  await requireNetns(ports.kernel, a.netns);
+  // [DIFF] §8.1 CHECK quirk: the reference runs IPAM CHECK even on an L2 network, where it
+  // fails with "no plugin name provided"; we check IPAM only when there is one.
+  if (conf.ipamType !== "") await ports.ipam(conf.ipamType, a).check();
+  const prev = prevResultOf(a, "Required prevResult missing");
+  const problem = checkBridge(conf, a.netns, a.ifName, prev, await readBridgeCheckView(ports.kernel, a.netns));
+  if (problem !== undefined) throw new Error(problem);
+}
+
+async function del(ports: PluginPorts, a: CmdArgs): Promise<void> {
+  // A config or CNI_ARGS that does not parse fails DEL, as the reference (§8.1 DEL step 1).
+  const conf = parseBridgeConfig(a.config, a.args);
+  if (a.netns !== "") await deleteContainerLink(ports.kernel, a.netns, a.ifName);
+  // IPAM is released even when the namespace is gone (DEL-2); its errors propagate (DEL-6).
+  if (conf.ipamType !== "") await ports.ipam(conf.ipamType, a).del();
+}
+
+/** The bridge handlers over the given ports. */
+export function bridgeHandlers(ports: PluginPorts): PluginHandlers {
+  return {
+    add: (a) => add(ports, a),
+    check: (a) => check(ports, a),
+    del: (a) => del(ports, a),
+    gc: async (a) => {
+      const conf = parseBridgeConfig(a.config, a.args);
+      if (conf.ipamType !== "") await ports.ipam(conf.ipamType, a).gc();
+    },
+    status: async (a) => {
+      const conf = parseBridgeConfig(a.config, a.args);
+      if (conf.ipamType !== "") await ports.ipam(conf.ipamType, a).status();
+    },
+  };
+}
+
+/** The bridge plugin over the given ports: every spec version (0.1.0..1.1.0). */
+export function bridgeDefinition(ports: PluginPorts): PluginDefinition {
+  return { name: "bridge", about: "CNI bridge plugin (tscni)", versions: VERSIONS, handlers: bridgeHandlers(ports) };
+}
+
+/** The binary's entry for `bridge`: the real kernel and IPAM. */
+export async function main(io: PluginIO): Promise<number> {
+  const { realPorts } = await import("../shared/real-ports.ts");
+  return pluginMain(bridgeDefinition(realPorts(io.env, io.stderr)), io);
+}

@@ -1,0 +1,84 @@
+/**
+ * The ptp plugin (SPEC.md §8.2, BRIEF item 4): IPAM first, then a veth pair planned on a
+ * read of the kernel and applied with rollback. Unlike the reference, every failure
+ * after IPAM ADD releases the address (ADD-6), and a failed ADD leaves no interface.
+ * DEL releases IPAM first and tolerates a gone namespace (DEL-2, DEL-3).
+ */
+import { pluginMain, type CmdArgs, type PluginDefinition, type PluginHandlers, type PluginIO } from "@tscni/skel";
+import { VERSIONS, type Result100 } from "@tscni/spec";
+import { applyAttachment, fillMacs, requireNetns } from "../shared/attach.ts";
+import { deleteContainerLink, prevResultOf } from "../shared/lifecycle.ts";
+import type { PluginPorts } from "../shared/ports.ts";
+import { containerNameTaken, randomVethName } from "../shared/veth.ts";
+import { checkPtp } from "./check.ts";
+import { parsePtpConfig, validateForAdd } from "./config.ts";
+import { planPtpAdd } from "./plan.ts";
+import { readPtpCheckView, readPtpView } from "./view.ts";
+
+async function add(ports: PluginPorts, a: CmdArgs): Promise<Result100> {
+  const conf = parsePtpConfig(a.config);
+  validateForAdd(conf);
+  await requireNetns(ports.kernel, a.netns);
+  let fresh: Awaited<ReturnType<typeof readPtpView>> | undefined = await readPtpView(ports.kernel, a.netns);
+  // Refuse a taken name before IPAM reserves anything (ADD-4).
+  if (fresh.containerLinks.some((l) => l.name === a.ifName)) throw containerNameTaken(a.ifName, randomVethName(ports.random));
+  const ipam = ports.ipam(conf.ipamType, a);
+  const ipamResult = await ipam.add();
+  try {
+    const read = async () => {
+      const v = fresh ?? (await readPtpView(ports.kernel, a.netns));
+      fresh = undefined;
+      return v;
+    };
+    const applied = await applyAttachment(ports, a.ifName, read, (view, hostVeth) =>
+      planPtpAdd({ conf, netns: a.netns, ifName: a.ifName, ipam: ipamResult, view, hostVeth }),
+    );
+    const result = applied.plan.result;
+    await fillMacs(ports.kernel, result.interfaces ?? []);
+    return result;
+  } catch (err) {
+    // Release the address on every failure path, the early ones included (ADD-6, §8.2 step 1).
+    await ipam.del().catch((e: unknown) => ports.warn(`IPAM DEL after a failed ADD: ${e instanceof Error ? e.message : String(e)}`));
+    throw err;
+  }
+}
+
+async function check(ports: PluginPorts, a: CmdArgs): Promise<void> {
+  const conf = parsePtpConfig(a.config);
+  await requireNetns(ports.kernel, a.netns);
+  await ports.ipam(conf.ipamType, a).check();
+  const prev = prevResultOf(a, "ptp: Required prevResult missing");
+  const problem = checkPtp(a.netns, a.ifName, prev, await readPtpCheckView(ports.kernel, a.netns));
+  if (problem !== undefined) throw new Error(problem);
+}
+
+async function del(ports: PluginPorts, a: CmdArgs): Promise<void> {
+  const conf = parsePtpConfig(a.config);
+  // IPAM first, its errors propagate (§8.2 DEL, DEL-6); then the link, if anything is left.
+  await ports.ipam(conf.ipamType, a).del();
+  if (a.netns !== "") await deleteContainerLink(ports.kernel, a.netns, a.ifName);
+}
+
+/** The ptp handlers over the given ports. */
+export function ptpHandlers(ports: PluginPorts): PluginHandlers {
+  return {
+    add: (a) => add(ports, a),
+    check: (a) => check(ports, a),
+    del: (a) => del(ports, a),
+    // ptp has no state of its own to collect; IPAM may (GC-4). STATUS goes to IPAM even
+    // with an empty type, which fails "no plugin name provided" as the reference (§8.2).
+    gc: (a) => ports.ipam(parsePtpConfig(a.config).ipamType, a).gc(),
+    status: (a) => ports.ipam(parsePtpConfig(a.config).ipamType, a).status(),
+  };
+}
+
+/** The ptp plugin over the given ports: every spec version (0.1.0..1.1.0). */
+export function ptpDefinition(ports: PluginPorts): PluginDefinition {
+  return { name: "ptp", about: "CNI ptp plugin (tscni)", versions: VERSIONS, handlers: ptpHandlers(ports) };
+}
+
+/** The binary's entry for `ptp`: the real kernel and IPAM. */
+export async function main(io: PluginIO): Promise<number> {
+  const { realPorts } = await import("../shared/real-ports.ts");
+  return pluginMain(ptpDefinition(realPorts(io.env, io.stderr)), io);
+}

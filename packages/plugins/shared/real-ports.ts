@@ -1,0 +1,32 @@
+/**
+ * The production wiring of {@link PluginPorts}: the Linux kernel driver, IPAM delegated
+ * through CNI_PATH (in process when the IPAM type is this binary), crypto randomness.
+ * Only the binary's plugin entries import this file.
+ */
+import type { PluginHandlers } from "@tscni/skel";
+import { createLinuxKernel } from "@tscni/kernel/linux";
+import { delegatingIpam, invokeExec } from "./ipam.ts";
+import type { PluginPorts } from "./ports.ts";
+import { cryptoBytes } from "./veth.ts";
+
+/** IPAM plugins this binary carries, by type: loaded only when a network uses them in process. */
+export const IN_PROCESS_IPAM: Readonly<Record<string, () => Promise<PluginHandlers>>> = {
+  "host-local": async () => (await import("../host-local/index.ts")).hostLocal,
+};
+
+/** The real ports for one plugin invocation with environment `env` and stderr `stderr`. */
+export function realPorts(env: Readonly<Record<string, string | undefined>>, stderr: (s: string) => void): PluginPorts {
+  return {
+    kernel: createLinuxKernel(),
+    ipam: delegatingIpam({
+      env,
+      selfPath: process.execPath,
+      inProcess: IN_PROCESS_IPAM,
+      findInPath: async (name, paths) => (await import("@tscni/invoke")).findInPath(name, paths),
+      exec: invokeExec,
+    }),
+    random: cryptoBytes,
+    sleep: (ms) => Bun.sleep(ms),
+    warn: (msg) => stderr(`${msg}\n`),
+  };
+}
