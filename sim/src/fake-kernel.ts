@@ -2,6 +2,13 @@
  * FakeKernel: the Kernel port over an in-memory model (CONVENTIONS.md: knftables'
  * fake.go). Batches run op by op and stop at the first failure, earlier ops staying
  * applied, as `ip -batch` does; the invariants are checked after every batch.
+ *
+ * Deliberate simplifications (each explained where it lives): a moved link always gets a
+ * new index (link-change.ts); deleting a primary IPv4 address promotes the next one
+ * (addresses.ts); a route is keyed by (table, dst, metric), no multipath (routes.ts);
+ * DAD completes at once and link-local addresses appear as soon as a link is
+ * operationally up (connected.ts); a bridge keeps its own MAC and MTU whatever its ports;
+ * only the sysctls in sysctl-store.ts exist.
  */
 import { HOST, KernelError, type AddrInfo, type Kernel, type KernelBatch, type KernelOp, type LinkInfo, type Netns, type RouteInfo } from "@tscni/kernel";
 import { applyAddr } from "./addresses.ts";
