@@ -22,3 +22,27 @@ export type {
   Route,
   VersionInfo,
 } from "./types.ts";
+export { canonicalCIDR, canonicalIP, formatCIDR, formatIP, ipFamily, isIPv4, parseCIDR, parseIP } from "./ip.ts";
+export type { ParsedCIDR } from "./ip.ts";
+export { FAMILY_VERSIONS, isResult020, isResult040, isResult100, resultFamily } from "./family.ts";
+export { createResult, parseResult } from "./parse.ts";
+export { convertResult } from "./convert.ts";
+export { goJSON, resultToJSON, resultToWire } from "./serialize.ts";
+export type { JsonValue } from "./serialize.ts";
+export {
+  DNSSchema,
+  IPConfig020Schema,
+  IPConfig040Schema,
+  IPConfig100Schema,
+  Interface040Schema,
+  Interface100Schema,
+  IpamResult040Schema,
+  IpamResult100Schema,
+  Result020Schema,
+  Result040Schema,
+  Result100Schema,
+  RouteSchema,
+} from "./schemas/result.ts";
+export { AttachmentSchema, ConfDNSSchema, IPAMConfSchema, NetConfListSchema, PluginConfSchema } from "./schemas/config.ts";
+export { ErrorSchema, VersionInfoSchema } from "./schemas/wire.ts";
+export { describeIssues, issuePath } from "./schemas/_go.ts";
