@@ -5,4 +5,6 @@
 import type { CommandIO } from "./io.ts";
 
 /** Plugin name to a loader of its entry (each module exports `main(io)`). */
-export const PLUGINS: Readonly<Record<string, () => Promise<{ main: (io: CommandIO) => Promise<number> }>>> = {};
+export const PLUGINS: Readonly<Record<string, () => Promise<{ main: (io: CommandIO) => Promise<number> }>>> = {
+  loopback: () => import("@tscni/plugins/loopback"),
+};

@@ -1,0 +1,12 @@
+export { pluginMain } from "./plugin-main.ts";
+export { parseCniArgs, IGNORE_UNKNOWN } from "./cni-args.ts";
+export { parsePrevResult } from "./prev-result.ts";
+export { printJson, printResult } from "./print.ts";
+export { MAX_IFNAME_BYTES, validateContainerID, validateInterfaceName, validateNetworkName } from "./validate.ts";
+export { checkExactVersion, commandGate, COMMAND_MIN_VERSION } from "./gates.ts";
+export { configVersion, decodeConfig } from "./config.ts";
+export type { RawConfig } from "./config.ts";
+export { readCniEnv } from "./env.ts";
+export type { CniEnv } from "./env.ts";
+export { isOwnNetns } from "./netns.ts";
+export type { CmdArgs, PluginDefinition, PluginHandlers, PluginIO, SkelPorts } from "./types.ts";
