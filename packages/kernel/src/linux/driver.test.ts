@@ -138,7 +138,8 @@ describe.skipIf(!root)("createLinuxKernel on the real kernel", () => {
       [[{ op: "route.add", ns: C, dst: "2001:db8:7::/64", gw: "2001:db8:9::1", dev: "eth0" }], "unreachable", 0],
       [[{ op: "link.set", ns: C, name: "eth0", mtu: 68 }, { op: "link.set", ns: C, name: "eth0", mtu: 10 }], "invalid", 1],
       [[{ op: "route.add", ns: C, dst: "198.23.0.0/16", dev: "eth0", src: "198.18.99.99" }], "invalid", 0],
-      [[{ op: "bridge-port.set", ns: C, name: "eth0", hairpin: true }], "other", 0],
+      [[{ op: "bridge-port.set", ns: C, name: "eth0", hairpin: true }], "invalid", 0],
+      [[{ op: "sysctl.set", ns: C, key: "net.ipv4.conf.all.mc_forwarding", value: "1" }], "other", 0],
       [[{ op: "sysctl.set", ns: C, key: "net.ipv4.conf.nope.forwarding", value: "1" }], "not-found", 0],
       [[{ op: "link.set", ns: C, name: "lo", up: true }, { op: "link.del", ns: C, name: "bad name" }], "invalid", 1],
     ];
@@ -148,6 +149,30 @@ describe.skipIf(!root)("createLinuxKernel on the real kernel", () => {
     }
     // The ops before the failing one ran: mtu 68 stayed.
     expect((await k.links(C)).find((l) => l.name === "eth0")?.mtu).toBe(68);
+  });
+
+  test("bridge vlan ops run through bridge -batch and report the failing op", async () => {
+    const vlanBr = await k.apply([{ op: "bridge.add", ns: HOST, name: "vbr0", vlanFiltering: true }]).then(
+      () => true,
+      (e: unknown) => (e instanceof KernelError && e.kind === "invalid" ? false : Promise.reject(e)),
+    );
+    if (!vlanBr) {
+      console.warn("this kernel lacks bridge VLAN filtering: testing only the failure path of bridge vlan ops");
+      await k.apply([{ op: "bridge.add", ns: HOST, name: "vbr0" }]);
+    }
+    const batch: KernelBatch = [
+      { op: "veth.add", ns: HOST, name: "vv0", peer: { name: "vv1", ns: HOST } },
+      { op: "link.set", ns: HOST, name: "vv0", master: "vbr0" },
+      { op: "bridge-vlan.add", ns: HOST, dev: "vv0", vid: 10, pvid: true, untagged: true },
+      { op: "bridge-vlan.add", ns: HOST, dev: "vbr0", vid: 10, self: true },
+      { op: "bridge-vlan.add", ns: HOST, dev: "nope", vid: 10 },
+    ];
+    const e = await failure(k.apply(batch));
+    expect([e.kind, e.opIndex]).toEqual(vlanBr ? ["not-found", 4] : ["invalid", 2]);
+    if (vlanBr) {
+      const out = Bun.spawnSync(["ip", "netns", "exec", host?.name ?? "", "bridge", "-j", "vlan", "show", "dev", "vv0"]).stdout.toString();
+      expect(out).toContain('"vlan":10');
+    }
   });
 
   test("a namespace that is gone fails as netns-gone, for a segment and for a veth peer", async () => {
