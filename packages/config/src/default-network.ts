@@ -10,7 +10,7 @@ import { confToList } from "./conf-to-list.ts";
 import { parsePluginConf } from "./plugin-conf.ts";
 import type { ConfFile, DropInReader, NetworkConfigList } from "./types.ts";
 
-/** One file considered for the default network: its list, or why it was skipped. */
+/** One file considered for the default network: its list, or why it is skipped (the message names the file). */
 export type DefaultCandidate =
   | { readonly path: string; readonly network: NetworkConfigList; readonly warning?: undefined }
   | { readonly path: string; readonly network?: undefined; readonly warning: string };
@@ -31,7 +31,7 @@ function considerFile(file: ConfFile, dropIns: DropInReader | undefined): Defaul
     if (path.endsWith(".conflist")) {
       const network = confListFromFile(file, dropIns);
       // kubelet skips a list without plugins (libcni already rejects an empty `plugins`).
-      if (network.plugins.length === 0) return { path, warning: `${path}: skipped: the list has no plugins` };
+      if (network.plugins.length === 0) return { path, warning: `${path}: the list has no plugins` };
       return { path, network };
     }
     const conf = parsePluginConf(file.bytes, path);
@@ -41,9 +41,9 @@ function considerFile(file: ConfFile, dropIns: DropInReader | undefined): Defaul
     const text = message(err);
     // kubelet's hint for a plugin object without "type": often a list saved as .conf.
     if (!path.endsWith(".conflist") && text.endsWith("missing 'type'")) {
-      return { path, warning: `${text}: skipped: no 'type'; perhaps this is a .conflist?` };
+      return { path, warning: `${text} (perhaps this is a .conflist?)` };
     }
-    return { path, warning: `${text}: skipped` };
+    return { path, warning: text };
   }
 }
 

@@ -31,7 +31,8 @@ describe("analyzeConfDir", () => {
     // libcni aborts on the first broken list it meets, so "a" (sorted after it) cannot load.
     const a = r.networks.find((n) => n.name === "a");
     expect(a?.loaded).toBeUndefined();
-    expect(a?.problems[0]).toContain('network "a" cannot be loaded: /d/05-b.conflist: plugins[0].type');
+    expect(a?.problems[0]).toBe('network "a" cannot be loaded: 05-b.conflist is broken, and libcni stops at the first broken file it reads, whatever its network (fix or remove it)');
+    expect(a?.intended?.source).toBe("/d/10-a.conflist");
   });
 
   test("flags a name the runtime will reject at ADD time and an unknown cniVersion", () => {

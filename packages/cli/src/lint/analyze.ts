@@ -41,6 +41,8 @@ export interface NetworkReport {
   /** What loading the name gives: the list, or the error that stops it. */
   readonly loaded: NetworkConfigList | undefined;
   readonly loadError: string | undefined;
+  /** The list the name would load once the directory's problems are fixed (the first valid file with this name). */
+  readonly intended: NetworkConfigList | undefined;
   /** Why the winning file wins, in words. */
   readonly why: string;
   readonly problems: readonly string[];
@@ -119,6 +121,14 @@ function why(files: readonly string[], winner: string | undefined): string {
     .join("; ");
 }
 
+/** Says which file stops a load: the network's own file, or another broken file read before it. */
+function explainLoadError(error: string, own: readonly FileReport[], all: readonly FileReport[]): string {
+  const blocker = all.find((f) => f.list === undefined && error.startsWith(`${f.path}:`));
+  if (blocker === undefined) return error;
+  if (own.includes(blocker)) return `its file ${basename(blocker.path)} is broken (see its problems)`;
+  return `${basename(blocker.path)} is broken, and libcni stops at the first broken file it reads, whatever its network (fix or remove it)`;
+}
+
 /**
  * Analyses a config directory: `files` are its regular config files, `dropIns` reads a
  * network's drop-in directory.
@@ -131,7 +141,7 @@ export function analyzeConfDir(dir: string, files: readonly ConfFile[], dropIns:
   const reports = order.map((f) => reportFile(f, dropIns));
   const names = [...new Set(reports.map((r) => r.name).filter((n): n is string => n !== undefined))];
   const networks = names.map((name): NetworkReport => {
-    const same = reports.filter((r) => r.name === name).map((r) => r.path);
+    const same = reports.filter((r) => r.name === name);
     let loaded: NetworkConfigList | undefined;
     let loadError: string | undefined;
     try {
@@ -139,11 +149,15 @@ export function analyzeConfDir(dir: string, files: readonly ConfFile[], dropIns:
     } catch (err) {
       loadError = message(err);
     }
-    const problems = loadError !== undefined ? [`network ${JSON.stringify(name)} cannot be loaded: ${loadError}`] : [];
-    if (same.length > 1) {
-      problems.push(`network ${JSON.stringify(name)} is defined in ${same.length} files (${same.map((p) => basename(p)).join(", ")}); only ${basename(loaded?.source ?? same[0] ?? "")} is used`);
+    const intended = loaded ?? same.find((r) => r.list !== undefined)?.list;
+    const problems: string[] = [];
+    if (loadError !== undefined) problems.push(`network ${JSON.stringify(name)} cannot be loaded: ${explainLoadError(loadError, same, reports)}`);
+    const paths = same.map((r) => r.path);
+    const used = intended?.source ?? paths[0] ?? "";
+    if (paths.length > 1) {
+      problems.push(`network ${JSON.stringify(name)} is defined in ${paths.length} files (${paths.map((p) => basename(p)).join(", ")}); only ${basename(used)} is used`);
     }
-    return { name, files: same, loaded, loadError, why: why(same, loaded?.source), problems };
+    return { name, files: paths, loaded, loadError, intended, why: why(paths, intended?.source), problems };
   });
   return { dir, files: reports, networks, defaultCandidates: defaultNetworkCandidates(files, dropIns) };
 }

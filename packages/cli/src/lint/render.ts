@@ -55,13 +55,14 @@ export function renderLint(view: LintView): string {
     out.push("Networks (what `cni add <name>`, containerd or CRI-O load for each name):");
   }
   for (const n of report.networks) {
-    if (n.loaded === undefined) {
-      out.push(`  ${JSON.stringify(n.name)}: CANNOT BE LOADED: ${n.loadError ?? "unknown error"}`);
-      continue;
+    const list = n.loaded ?? n.intended;
+    if (n.loaded !== undefined) out.push(`  ${JSON.stringify(n.name)}: loads from ${basename(n.loaded.source ?? "?")}`);
+    else {
+      out.push(`  ${JSON.stringify(n.name)}: CANNOT BE LOADED, see the problems below`);
+      if (list !== undefined) out.push(`      once fixed, it would load from ${basename(list.source ?? "?")}`);
     }
-    out.push(`  ${JSON.stringify(n.name)}: loads from ${basename(n.loaded.source ?? "?")}`);
-    out.push(`      ${n.why}`);
-    for (const p of view.plugins.get(n.loaded) ?? []) out.push(`      ${pluginLine(p)}`);
+    if (n.why !== "") out.push(`      ${n.why}`);
+    for (const p of list !== undefined ? (view.plugins.get(list) ?? []) : []) out.push(`      ${pluginLine(p)}`);
   }
 
   out.push("");

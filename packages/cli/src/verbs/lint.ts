@@ -83,10 +83,12 @@ async function lint(io: CommandIO, dir: string): Promise<number> {
 
   const plugins = new Map<NetworkConfigList, readonly PluginReport[]>();
   for (const n of report.networks) {
-    if (n.loaded === undefined) continue;
-    const checks = await checkPlugins(n.loaded, probe);
-    plugins.set(n.loaded, checks);
-    for (const c of checks) if (c.problem !== undefined) problems.push(`network ${JSON.stringify(n.name)} (${basename(n.loaded.source ?? "?")}) ${c.problem}`);
+    // Check the plugins of the list the name loads, or would load once the directory is fixed.
+    const list = n.loaded ?? n.intended;
+    if (list === undefined) continue;
+    const checks = await checkPlugins(list, probe);
+    plugins.set(list, checks);
+    for (const c of checks) if (c.problem !== undefined) problems.push(`network ${JSON.stringify(n.name)} (${basename(list.source ?? "?")}) ${c.problem}`);
   }
 
   // kubelet skips invalid files, then lists whose plugins fail VERSION validation (top-level types only).
@@ -94,7 +96,7 @@ async function lint(io: CommandIO, dir: string): Promise<number> {
   let pick: NetworkConfigList | undefined;
   for (const c of report.defaultCandidates) {
     if (c.network === undefined) {
-      skipped.push(`${basename(c.path)}: not valid (${c.warning})`);
+      skipped.push(`${basename(c.path)}: not valid: ${c.warning}`);
       continue;
     }
     const failing = (await checkPlugins(c.network, probe)).filter((r) => !r.where.endsWith(".ipam") && r.problem !== undefined);
