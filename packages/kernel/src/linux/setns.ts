@@ -17,6 +17,9 @@ interface Libc {
 }
 
 let libc: Libc | undefined;
+// The process's own namespace, opened once and held open so we can always come back (and
+// name it to `ip`: while this thread is switched, /proc/PID/ns/net shows the other one).
+let hostFd: number | undefined;
 
 /** libc's setns, loaded on first use (bun:ffi is not touched at import time). */
 async function loadLibc(): Promise<Libc> {
@@ -37,9 +40,7 @@ async function loadLibc(): Promise<Libc> {
 /** Creates the setns runner; rejects when libc's setns cannot be loaded (use nsenter then). */
 export async function createSetnsRunner(): Promise<NsRunner> {
   const c = (libc ??= await loadLibc());
-  // Our own namespace, held open so we can always come back (and name it to `ip`: while
-  // this thread is switched, /proc/PID/ns/net shows the other namespace).
-  const hostFd = openSync("/proc/thread-self/ns/net", "r");
+  const home = (hostFd ??= openSync("/proc/thread-self/ns/net", "r"));
 
   function within<T>(ns: string | undefined, work: () => T): T {
     if (ns === undefined) return work();
@@ -62,12 +63,12 @@ export async function createSetnsRunner(): Promise<NsRunner> {
       return work();
     } finally {
       // Failing to come back would leave this process in a container's namespace.
-      if (c.setns(hostFd, CLONE_NEWNET) !== 0) throw new Error(`setns back to the host namespace failed: errno ${c.errno()}`);
+      if (c.setns(home, CLONE_NEWNET) !== 0) throw new Error(`setns back to the host namespace failed: errno ${c.errno()}`);
     }
   }
 
   return {
-    hostRef: `/proc/${process.pid}/fd/${hostFd}`,
+    hostRef: `/proc/${process.pid}/fd/${home}`,
     exec: (ns, cmds) => within(ns, () => spawnAll(cmds)),
     readFile: (ns, path) =>
       within(ns, () => {
