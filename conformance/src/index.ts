@@ -1,0 +1,10 @@
+export { execPlugin } from "./exec.ts";
+export { ip, ipJson, withNetns, createNetns, deleteNetns } from "./netns.ts";
+export type { TestNetns } from "./netns.ts";
+export { KNOWN_PLUGINS, runConformance } from "./runner.ts";
+export type { RunOptions } from "./runner.ts";
+export { formatReport, summarize } from "./report.ts";
+export type { Summary } from "./report.ts";
+export { Skip } from "./types.ts";
+export type { Call, CaseContext, ConformanceCase, Outcome, Row } from "./types.ts";
+export { ALL_CASES } from "./cases/index.ts";
