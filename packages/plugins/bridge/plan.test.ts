@@ -32,8 +32,8 @@ const dual: Result100 = {
   ips: [{ address: "198.18.0.5/24", gateway: "198.18.0.1" }, { address: "2001:db8::5/64", gateway: "2001:db8::1" }],
 };
 
-function plan(c: BridgeConfig, ipam: Result100 | undefined = v4, v: BridgeView = view()) {
-  const input: BridgeAddInput = { conf: c, netns: NS, ifName: "eth0", ipam, view: v, hostVeth: "veth01020304", gatewayPeer: "veth0a0b0c0d", bridgeMac: "02:00:00:00:00:aa" };
+function plan(c: BridgeConfig, ipam: Result100 | null = v4, v: BridgeView = view()) {
+  const input: BridgeAddInput = { conf: c, netns: NS, ifName: "eth0", ipam: ipam ?? undefined, view: v, hostVeth: "veth01020304", gatewayPeer: "veth0a0b0c0d", bridgeMac: "02:00:00:00:00:aa" };
   return planBridgeAdd(input);
 }
 
@@ -160,13 +160,13 @@ describe("planBridgeAdd", () => {
   });
 
   test("L2 brings the container end up and lists interfaces only", () => {
-    const p = plan(conf({ ipam: {} }), undefined);
+    const p = plan(conf({ ipam: {} }), null);
     expect(has(opsOf(p.steps), { op: "link.set", ns: NS, name: "eth0", up: true })).toBe(true);
     expect(p.result.ips).toBeUndefined();
   });
 
   test("disableContainerInterface leaves the container end down", () => {
-    const p = plan(conf({ ipam: {}, disableContainerInterface: true }), undefined);
+    const p = plan(conf({ ipam: {}, disableContainerInterface: true }), null);
     expect(has(opsOf(p.steps), { op: "link.set", ns: NS, name: "eth0" })).toBe(false);
   });
 

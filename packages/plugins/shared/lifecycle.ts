@@ -6,13 +6,12 @@
 import { KernelError, type Kernel } from "@tscni/kernel";
 import { parsePrevResult, type CmdArgs } from "@tscni/skel";
 import type { Result100 } from "@tscni/spec";
-import { toCurrent } from "./ipam.ts";
 
 /** The previous result of a CHECK in 1.x form (PR-1..PR-3); `missing` is the message when there is none. */
 export function prevResultOf(args: CmdArgs, missing: string): Result100 {
   const prev = parsePrevResult(args.config);
   if (prev === undefined) throw new Error(missing);
-  return toCurrent(prev);
+  return prev;
 }
 
 /**
