@@ -1,0 +1,60 @@
+/**
+ * loopback over the real Linux driver, in process, inside a throwaway namespace (the
+ * compiled binary is judged by conformance/ on dist/bin). Needs root; skipped otherwise.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createLinuxKernel } from "@tscni/kernel/linux";
+import { pluginMain } from "@tscni/skel";
+import type { PluginIO } from "@tscni/skel";
+import { definition } from "./index.ts";
+
+const root = process.getuid?.() === 0;
+const name = `tscni-lo-${crypto.randomUUID().slice(0, 8)}`;
+const NS = `/var/run/netns/${name}`;
+
+function ip(...args: string[]): string {
+  const r = Bun.spawnSync(["ip", ...args]);
+  if (r.exitCode !== 0) throw new Error(`ip ${args.join(" ")}: ${r.stderr.toString()}`);
+  return r.stdout.toString();
+}
+
+const loFlags = (): string[] => (JSON.parse(ip("-n", name, "-json", "link", "show", "dev", "lo")) as { flags: string[] }[])[0]?.flags ?? [];
+
+async function run(command: string, config: Record<string, unknown>, netns = NS) {
+  let stdout = "";
+  const io: PluginIO = {
+    env: { CNI_COMMAND: command, CNI_CONTAINERID: "ctr1", CNI_NETNS: netns, CNI_IFNAME: "eth0", CNI_PATH: "/opt/cni/bin" },
+    readStdin: async () => new TextEncoder().encode(JSON.stringify(config)),
+    stdout: (s) => void (stdout += s),
+    stderr: () => {},
+  };
+  return { code: await pluginMain(definition(createLinuxKernel()), io), stdout };
+}
+
+if (!root) console.warn("loopback linux.test.ts: not root, skipping the real-kernel tests (CI runs them as root)");
+
+describe.skipIf(!root)("loopback on the real kernel", () => {
+  beforeAll(() => void ip("netns", "add", name));
+  afterAll(() => void Bun.spawnSync(["ip", "netns", "del", name]));
+  const conf = { cniVersion: "1.0.0", name: "lo-net", type: "loopback" };
+
+  test("ADD brings lo up and reports 127.0.0.1/8 and ::1/128, CHECK passes, DEL sets it down", async () => {
+    expect(loFlags()).not.toContain("UP");
+    const add = await run("ADD", conf);
+    expect(add.code).toBe(0);
+    expect(loFlags()).toContain("UP");
+    const result = JSON.parse(add.stdout);
+    expect(result.interfaces).toEqual([{ name: "lo", mac: "00:00:00:00:00:00", sandbox: NS }]);
+    expect(result.ips.map((x: { address: string }) => x.address)).toContain("127.0.0.1/8");
+    expect((await run("CHECK", { ...conf, prevResult: result })).code).toBe(0);
+    expect((await run("DEL", conf)).code).toBe(0);
+    expect(loFlags()).not.toContain("UP");
+    const check = await run("CHECK", { ...conf, prevResult: result });
+    expect(check.code).toBe(1);
+    expect(JSON.parse(check.stdout).msg).toBe("loopback interface is down");
+  });
+
+  test("DEL of a namespace that no longer exists succeeds (LO-3)", async () => {
+    expect((await run("DEL", conf, `/var/run/netns/${name}-gone`)).code).toBe(0);
+  });
+});
