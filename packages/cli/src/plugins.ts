@@ -7,4 +7,5 @@ import type { CommandIO } from "./io.ts";
 /** Plugin name to a loader of its entry (each module exports `main(io)`). */
 export const PLUGINS: Readonly<Record<string, () => Promise<{ main: (io: CommandIO) => Promise<number> }>>> = {
   loopback: () => import("@tscni/plugins/loopback"),
+  "host-local": () => import("@tscni/plugins/host-local"),
 };
