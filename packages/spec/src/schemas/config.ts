@@ -139,7 +139,8 @@ export const NetConfListSchema = v.pipe(
         v.nonEmpty("no plugins in list"),
       ),
     ),
-  }),
+    // The only required key: its absence is the object's one possible issue.
+  }, "no name"),
   v.check(
     (list) => !(list.loadOnlyInlinedPlugins === true && list.plugins === undefined),
     "`loadOnlyInlinedPlugins` is true, and no 'plugins' key",
