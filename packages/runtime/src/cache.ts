@@ -2,7 +2,7 @@
  * The result cache's format (SPEC.md §7.4): file names, the `cniCacheV1` record and how
  * each reader treats it. Pure; the disk lives in `cache-disk.ts`.
  */
-import { CniError, ErrorCode, convertResult, parseResult } from "@tscni/spec";
+import { CniError, ErrorCode, convertResult, parseResult, resultToWire } from "@tscni/spec";
 import type { Result } from "@tscni/spec";
 import { goMarshal } from "./_go-json.ts";
 import type { NetworkAttachment, RuntimeConf } from "./runtime-conf.ts";
@@ -41,7 +41,7 @@ export function encodeCacheRecord(networkName: string, config: Uint8Array, rt: R
   if (rt.capabilityArgs !== undefined && Object.keys(rt.capabilityArgs).length > 0) {
     parts.push(`"capabilityArgs":${goMarshal(rt.capabilityArgs)}`);
   }
-  parts.push(`"result":${goMarshal(result)}`);
+  parts.push(`"result":${goMarshal(resultToWire(result))}`);
   return `{${parts.join(",")}}`;
 }
 

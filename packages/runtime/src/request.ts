@@ -2,7 +2,7 @@
  * Building what each plugin reads on stdin (SPEC.md §2.4, RC-1..RC-7): the plugin object
  * decoded into a generic map, the runtime's keys set, re-encoded (RC-6).
  */
-import { CniError, ErrorCode } from "@tscni/spec";
+import { CniError, ErrorCode, resultToWire } from "@tscni/spec";
 import type { PluginConf, Result } from "@tscni/spec";
 import type { NetworkConfig } from "@tscni/config";
 import { goMarshalBytes } from "./_go-json.ts";
@@ -45,7 +45,8 @@ export function runtimeConfigFor(plugin: PluginConf, capabilityArgs: Readonly<Re
  */
 export function buildRequest(listName: string, cniVersion: string, plugin: NetworkConfig, prevResult: Result | undefined, rt: RuntimeConf): NetworkConfig {
   const inject: Record<string, unknown> = { name: listName, cniVersion };
-  if (prevResult !== undefined) inject.prevResult = prevResult;
+  // The result as Go marshals its typed struct: the fields its version writes.
+  if (prevResult !== undefined) inject.prevResult = resultToWire(prevResult);
   const withKeys = injectConf(plugin, inject);
   const rc = runtimeConfigFor(withKeys.network, rt.capabilityArgs);
   return Object.keys(rc).length > 0 ? injectConf(withKeys, { runtimeConfig: rc }) : withKeys;

@@ -9,7 +9,7 @@ import type { NetworkConfigList } from "@tscni/config";
 import { splitPathList } from "@tscni/invoke";
 import { CniRuntime, DEFAULT_CACHE_DIR } from "@tscni/runtime";
 import type { RuntimeConf } from "@tscni/runtime";
-import { CniError, ErrorCode } from "@tscni/spec";
+import { CniError, ErrorCode, goJSON } from "@tscni/spec";
 import type { CommandIO } from "../io.ts";
 
 /** cnitool's default config directory (CT-2). */
@@ -155,7 +155,7 @@ export async function runVerb(io: CommandIO, help: string, body: (args: CnitoolA
       return 2;
     }
     const cni = CniError.from(err);
-    io.stdout(`${JSON.stringify(cni.toWire(), null, 4)}\n`);
+    io.stdout(`${goJSON(cni.toWire())}\n`);
     return 1;
   }
 }

@@ -1,6 +1,7 @@
 /**
  * `cni add <network-name> <netns-path>`: cnitool's add (CT-1..CT-4).
  */
+import { resultToJSON } from "@tscni/spec";
 import type { Verb } from "../io.ts";
 import { COMMON_OPTIONS, runVerb, setup } from "./_cnitool.ts";
 
@@ -21,6 +22,6 @@ export const verb: Verb = {
     runVerb(io, help, async (args) => {
       const { list, rt, runtime } = await setup(io, args);
       const result = await runtime.addNetworkList(list, rt);
-      io.stdout(`${JSON.stringify(result, null, 4)}\n`);
+      io.stdout(`${resultToJSON(result)}\n`);
     }),
 };
