@@ -8,4 +8,6 @@ import type { CommandIO } from "./io.ts";
 export const PLUGINS: Readonly<Record<string, () => Promise<{ main: (io: CommandIO) => Promise<number> }>>> = {
   loopback: () => import("@tscni/plugins/loopback"),
   "host-local": () => import("@tscni/plugins/host-local"),
+  bridge: () => import("@tscni/plugins/bridge"),
+  ptp: () => import("@tscni/plugins/ptp"),
 };
