@@ -5,7 +5,7 @@
  * a leading `#`, which iproute2's batch tokenizer would read as syntax).
  */
 import * as v from "valibot";
-import { isIP } from "node:net";
+import { parseIP } from "@tscni/spec";
 import { isSysctlKey } from "./lines.ts";
 import type { KernelBatch, KernelOp } from "./ops.ts";
 
@@ -19,11 +19,20 @@ export function isInterfaceName(name: string): boolean {
   return !/[/:\x00-\x1f\x7f]/.test(name) && !BATCH_UNSAFE.test(name) && !name.startsWith("#");
 }
 
+/**
+ * The textual family of an IP: 4, 6, or 0 when it does not parse. Ours rather than
+ * node:net's isIP, which costs ~6 ms of start-up in a compiled binary.
+ */
+function textFamily(ip: string): 0 | 4 | 6 {
+  if (parseIP(ip) === undefined) return 0;
+  return ip.includes(":") ? 6 : 4;
+}
+
 /** True for a CIDR with host bits kept, IPv4 or IPv6 (`198.18.0.5/24`, `2001:db8::1/64`). */
 export function isCidr(cidr: string): boolean {
   const [ip, len, ...rest] = cidr.split("/");
   if (ip === undefined || len === undefined || rest.length > 0 || !/^\d{1,3}$/.test(len)) return false;
-  const family = isIP(ip);
+  const family = textFamily(ip);
   return family !== 0 && Number(len) <= (family === 4 ? 32 : 128);
 }
 
@@ -32,7 +41,7 @@ const netns = v.pipe(
   v.string(),
   v.check((s) => s === "host" || (s.startsWith("/") && !BATCH_UNSAFE.test(s)), 'netns must be "host" or an absolute path'),
 );
-const ip = v.pipe(v.string(), v.check((s) => isIP(s) !== 0, "invalid IP address"));
+const ip = v.pipe(v.string(), v.check((s) => textFamily(s) !== 0, "invalid IP address"));
 const cidr = v.pipe(v.string(), v.check(isCidr, "invalid CIDR"));
 const mac = v.pipe(v.string(), v.regex(/^[0-9a-fA-F]{2}(:[0-9a-fA-F]{2}){5}$/, "invalid MAC address"));
 const mtu = v.pipe(v.number(), v.integer(), v.minValue(68), v.maxValue(65535));
