@@ -9,7 +9,7 @@
  */
 import { realpath } from "node:fs/promises";
 import { convertResult, type Result, type Result100 } from "@tscni/spec";
-import type { CmdArgs, PluginHandlers } from "@tscni/skel";
+import { checkExactVersion, commandGate, type CmdArgs, type PluginDefinition } from "@tscni/skel";
 
 /** The IPAM plugin of an attachment, as the upper plugin sees it. */
 export interface Ipam {
@@ -37,7 +37,7 @@ export interface IpamDeps {
   /** This executable (`process.execPath`); undefined never runs IPAM in process. */
   selfPath: string | undefined;
   /** IPAM plugins this binary carries, by type, loaded lazily. */
-  inProcess: Readonly<Record<string, () => Promise<PluginHandlers>>>;
+  inProcess: Readonly<Record<string, () => Promise<PluginDefinition>>>;
   /** Finds a plugin in CNI_PATH (`@tscni/invoke` findInPath). */
   findInPath: (name: string, paths: readonly string[]) => Promise<string>;
   /** Runs a delegate as a child process. */
@@ -65,29 +65,38 @@ async function sameFile(a: string, b: string): Promise<boolean> {
  */
 export function delegatingIpam(deps: IpamDeps): IpamFactory {
   return (type, args) => {
-    let resolved: Promise<PluginHandlers | undefined> | undefined;
-    const local = (): Promise<PluginHandlers | undefined> => {
+    let resolved: Promise<PluginDefinition | undefined> | undefined;
+    const local = (): Promise<PluginDefinition | undefined> => {
       resolved ??= (async () => {
-        const found = await deps.findInPath(type, args.path.split(":").filter((p) => p !== ""));
+        const found = await deps.findInPath(type, args.path.split(":").filter((p: string) => p !== ""));
         const load = Object.hasOwn(deps.inProcess, type) ? deps.inProcess[type] : undefined;
         if (load === undefined || deps.selfPath === undefined || !(await sameFile(found, deps.selfPath))) return undefined;
         return load();
       })();
       return resolved;
     };
-    const env = { ...deps.env, CNI_PATH: args.path };
+    // The delegate sees the plugin's own invocation (DLG-1); only CNI_COMMAND changes (DLG-3).
+    const env = { ...deps.env, CNI_CONTAINERID: args.containerID, CNI_NETNS: args.netns, CNI_IFNAME: args.ifName, CNI_ARGS: args.args, CNI_PATH: args.path };
+    // In process, the version gates the delegate's own framework would apply still apply.
+    const gated = (def: PluginDefinition, command: string): CmdArgs => {
+      const error = commandGate(command, args.config.cniVersion, def.versions) ?? checkExactVersion(args.config.cniVersion, def.versions);
+      if (error !== undefined) throw error;
+      return { ...args, command };
+    };
     const run = async (command: "CHECK" | "DEL" | "STATUS" | "GC"): Promise<void> => {
-      const handlers = await local();
-      if (handlers === undefined) return (await deps.exec()).run(command, type, args.stdinData, env);
-      const handler = { CHECK: handlers.check, DEL: handlers.del, STATUS: handlers.status, GC: handlers.gc }[command];
-      await handler?.call(handlers, { ...args, command });
+      const def = await local();
+      if (def === undefined) return (await deps.exec()).run(command, type, args.stdinData, env);
+      const h = def.handlers;
+      const handler = { CHECK: h.check, DEL: h.del, STATUS: h.status, GC: h.gc }[command];
+      const call = gated(def, command);
+      await handler?.call(h, call);
     };
     return {
       add: async () => {
-        const handlers = await local();
-        if (handlers === undefined) return toCurrent(await (await deps.exec()).add(type, args.stdinData, env));
-        if (handlers.add === undefined) throw new Error(`plugin "${type}" has no ADD`);
-        return toCurrent(await handlers.add({ ...args, command: "ADD" }));
+        const def = await local();
+        if (def === undefined) return toCurrent(await (await deps.exec()).add(type, args.stdinData, env));
+        if (def.handlers.add === undefined) throw new Error(`plugin "${type}" has no ADD`);
+        return toCurrent(await def.handlers.add(gated(def, "ADD")));
       },
       check: () => run("CHECK"),
       del: () => run("DEL"),

@@ -3,15 +3,15 @@
  * through CNI_PATH (in process when the IPAM type is this binary), crypto randomness.
  * Only the binary's plugin entries import this file.
  */
-import type { PluginHandlers } from "@tscni/skel";
+import type { PluginDefinition } from "@tscni/skel";
 import { createLinuxKernel } from "@tscni/kernel/linux";
 import { delegatingIpam, invokeExec } from "./ipam.ts";
 import type { PluginPorts } from "./ports.ts";
 import { cryptoBytes } from "./veth.ts";
 
 /** IPAM plugins this binary carries, by type: loaded only when a network uses them in process. */
-export const IN_PROCESS_IPAM: Readonly<Record<string, () => Promise<PluginHandlers>>> = {
-  "host-local": async () => (await import("../host-local/index.ts")).hostLocal,
+export const IN_PROCESS_IPAM: Readonly<Record<string, () => Promise<PluginDefinition>>> = {
+  "host-local": async () => (await import("../host-local/index.ts")).definition,
 };
 
 /** The real ports for one plugin invocation with environment `env` and stderr `stderr`. */
