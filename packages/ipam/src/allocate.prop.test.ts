@@ -17,7 +17,7 @@ import { type RangeSet, rangeSetString } from "./range-set.ts";
 import { MemoryStore } from "./store-memory.ts";
 import { formatHolder, parseHolder, type Store } from "./store.ts";
 import { openDiskStore } from "./store-disk.ts";
-import { INDEX_DIR } from "./store-disk-index.ts";
+import { indexDirOf } from "./store-disk-index.ts";
 
 const loaded = loadIPAMConfig({
   name: "net1",
@@ -193,7 +193,7 @@ describe("allocation never duplicates, never leaks and follows the round-robin o
           reservations: () =>
             new Map(
               readdirSync(dir)
-                .filter((n) => n !== "lock" && n !== INDEX_DIR && !n.startsWith("last_reserved_ip."))
+                .filter((n) => n !== "lock" && !n.startsWith("last_reserved_ip."))
                 .map((n) => [n, readFileSync(join(dir, n), "utf8")]),
             ),
         };
@@ -201,9 +201,9 @@ describe("allocation never duplicates, never leaks and follows the round-robin o
           const model: Model = { held: new Map(), last: [] };
           await fc.asyncModelRun(() => ({ model, real }), cmds);
           await releaseAll(model, real);
-          const left = readdirSync(dir).filter((n) => n !== INDEX_DIR);
+          const left = readdirSync(dir);
           expect(left.every((n) => n === "lock" || /^last_reserved_ip\.[01]$/.test(n))).toBe(true);
-          expect(readdirSync(join(dir, INDEX_DIR))).toEqual([]);
+          expect(readdirSync(indexDirOf(dir))).toEqual([]);
         } finally {
           await store.close();
           rmSync(root, { recursive: true, force: true });

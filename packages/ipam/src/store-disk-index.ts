@@ -1,33 +1,43 @@
 /**
  * The attachment index of the disk store: one small file per (containerID, ifname)
- * listing the addresses it holds, under `<store>/.tscni-index/`. It exists so that an
+ * listing the addresses it holds, under `<dataDir>/.tscni-index/<network>/`. It exists so that an
  * allocation does not read every reservation file for the duplicate check (upstream's
  * `GetByID` does, which makes the 10,000th allocation in a /16 ~100x slower than the first).
  *
  * Why it is safe next to the reference host-local, which shares the directory:
  * - it is a hint, never the truth: every address it lists is checked against its
  *   reservation file before use, and GC rebuilds it from the reservation files;
- * - the reference's walks (`GetByID`, `ReleaseByKey`, `FindByID`) descend into it but
- *   never act on it: index file names are hex digests (never an IP), and their content
- *   starts with a header line so it never equals a `<cid>\r\n<ifname>` or `<cid>` key;
+ * - index file names are hex digests (never an IP), and their content starts with a
+ *   header line, so even a walk that reached them would never take one for a reservation;
+ * - it sits beside the store, not in it, so `<dataDir>/<network>/` holds exactly the
+ *   reference's layout (SPEC.md 8.3), and `.tscni-index` can never be a network's
+ *   directory: network names start with a letter or digit (VAL-1);
  * - what it cannot see: reservations the reference made for the same attachment, and
  *   legacy ID-only files. Only the duplicate-ADD check of `getByID` relies on it; DEL,
  *   CHECK misses and GC always read the reservation files themselves.
  */
 import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { type IP, formatIP, parseIP } from "./ip.ts";
 import { formatHolder } from "./store.ts";
 
-/** The index directory's name inside the store. */
+/** The index directory's name inside the data dir, beside the networks' directories. */
 export const INDEX_DIR = ".tscni-index";
+
+/** The index directory of the store at `<dataDir>/<network>`: `<dataDir>/.tscni-index/<network>`. */
+export function indexDirOf(storeDir: string): string {
+  return join(dirname(storeDir), INDEX_DIR, basename(storeDir));
+}
 const HEADER = "tscni attachment index v1";
 
 let counter = 0;
 
-/** Writes `data` to `path` atomically: a temporary file in the index directory, then rename. */
-export function writeAtomic(dir: string, path: string, data: string): void {
-  const tmp = join(dir, INDEX_DIR, `tmp.${process.pid}.${++counter}.${Math.random().toString(36).slice(2)}`);
+/**
+ * Writes `data` to `path` atomically: a temporary file in `tmpDir` (on the same file
+ * system, outside the store so the reference never sees a stray file), then rename.
+ */
+export function writeAtomic(tmpDir: string, path: string, data: string): void {
+  const tmp = join(tmpDir, `tmp.${process.pid}.${++counter}.${Math.random().toString(36).slice(2)}`);
   try {
     writeFileSync(tmp, data, { mode: 0o600 });
     renameSync(tmp, path);
@@ -43,14 +53,18 @@ export function writeAtomic(dir: string, path: string, data: string): void {
 
 /** The index of one store directory. */
 export class AttachmentIndex {
-  constructor(private readonly dir: string) {
-    mkdirSync(join(dir, INDEX_DIR), { recursive: true, mode: 0o755 });
+  /** The directory holding this store's index files. */
+  readonly dir: string;
+
+  constructor(storeDir: string) {
+    this.dir = indexDirOf(storeDir);
+    mkdirSync(this.dir, { recursive: true, mode: 0o755 });
   }
 
   /** The index file of (id, ifname): a digest, so any ID and ifname make a safe name. */
   pathOf(id: string, ifname: string): string {
     const digest = new Bun.CryptoHasher("sha256").update(formatHolder(id, ifname)).digest("hex");
-    return join(this.dir, INDEX_DIR, digest);
+    return join(this.dir, digest);
   }
 
   /** The addresses the index lists for (id, ifname); unverified. */

@@ -7,12 +7,12 @@ import { loadIPAMConfig } from "./config.ts";
 import { formatIP, parseIP } from "./ip.ts";
 import { collectGarbage } from "./maintenance.ts";
 import { DiskStore, openDiskStore } from "./store-disk.ts";
-import { INDEX_DIR } from "./store-disk-index.ts";
+import { indexDirOf } from "./store-disk-index.ts";
 
 let root: string;
 let store: DiskStore;
 const dir = () => join(root, "net1");
-const files = () => readdirSync(dir()).filter((n) => n !== INDEX_DIR).sort();
+const files = () => readdirSync(dir()).sort();
 const ip = (s: string) => parseIP(s)!;
 
 beforeEach(() => {
@@ -84,10 +84,10 @@ describe("GC", () => {
     expect(files()).toEqual(["198.18.0.2", "last_reserved_ip.0", "lock"]);
     expect(await store.getByID("keep", "eth0")).toEqual([ip("198.18.0.2")]);
     expect(await store.getByID("keep", "eth1")).toEqual([]);
-    expect(readdirSync(join(dir(), INDEX_DIR))).toHaveLength(1);
+    expect(readdirSync(indexDirOf(dir()))).toHaveLength(1);
     await collectGarbage(store, []);
     expect(files()).toEqual(["last_reserved_ip.0", "lock"]);
-    expect(readdirSync(join(dir(), INDEX_DIR))).toHaveLength(0);
+    expect(readdirSync(indexDirOf(dir()))).toHaveLength(0);
   });
 });
 
@@ -102,9 +102,9 @@ describe("the attachment index", () => {
 
   test("never holds a file the reference could read as a reservation", async () => {
     await store.reserve("a", "eth0", ip("198.18.0.2"), "0");
-    for (const name of readdirSync(join(dir(), INDEX_DIR))) {
+    for (const name of readdirSync(indexDirOf(dir()))) {
       expect(parseIP(name)).toBeUndefined();
-      const content = readFileSync(join(dir(), INDEX_DIR, name), "utf8").trim();
+      const content = readFileSync(join(indexDirOf(dir()), name), "utf8").trim();
       expect(content).not.toBe("a\r\neth0");
       expect(content).not.toBe("a");
     }

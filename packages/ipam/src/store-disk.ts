@@ -6,7 +6,7 @@
  *   <dataDir>/<net>/lock                  empty; flock(LOCK_EX) around every change
  *   <dataDir>/<net>/<ip>                  mode 0600, `<trimmed cid>\r\n<ifname>`, no newline
  *   <dataDir>/<net>/last_reserved_ip.<i>  the set's last reserved IP as text
- *   <dataDir>/<net>/.tscni-index/         our attachment index (see store-disk-index.ts)
+ *   <dataDir>/.tscni-index/<net>/         our attachment index, beside the store (store-disk-index.ts)
  *
  * Reservations are made by exclusive create, so two allocators never share an address
  * even without the lock; `last_reserved_ip` is replaced atomically (temp + rename).
@@ -16,7 +16,7 @@ import { join } from "node:path";
 import type { Attachment } from "@tscni/spec";
 import { lockExclusive, unlockFd } from "./flock.ts";
 import { type IP, formatIP, ipEqual, parseIP } from "./ip.ts";
-import { AttachmentIndex, INDEX_DIR, writeAtomic } from "./store-disk-index.ts";
+import { AttachmentIndex, writeAtomic } from "./store-disk-index.ts";
 import {
   type GcReport,
   type Holder,
@@ -81,7 +81,7 @@ export class DiskStore implements Store {
       unlinkQuietly(path);
       throw err;
     }
-    writeAtomic(this.dir, join(this.dir, LAST_IP_PREFIX + rangeID), formatIP(ip));
+    writeAtomic(this.index.dir, join(this.dir, LAST_IP_PREFIX + rangeID), formatIP(ip));
     this.index.write(id, ifname, [...this.verified(id, ifname, this.index.read(id, ifname)), ip]);
     return true;
   }
@@ -188,8 +188,8 @@ export class DiskStore implements Store {
       wanted.add(this.index.pathOf(holder.id, ifname));
       this.index.write(holder.id, ifname, ips);
     }
-    for (const name of readdirSync(join(this.dir, INDEX_DIR))) {
-      const path = join(this.dir, INDEX_DIR, name);
+    for (const name of readdirSync(this.index.dir)) {
+      const path = join(this.index.dir, name);
       if (!wanted.has(path)) unlinkQuietly(path);
     }
   }
