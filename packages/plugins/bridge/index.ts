@@ -15,7 +15,7 @@ import { undoOf } from "../shared/steps.ts";
 import { containerNameTaken, pickVethName, randomMac, randomVethName } from "../shared/veth.ts";
 import { checkBridge } from "./check.ts";
 import { parseBridgeConfig, validateForAdd, type BridgeConfig } from "./config.ts";
-import { planBridgeAdd, type BridgeView } from "./plan.ts";
+import { planBridgeAdd, type BridgeAddPlan, type BridgeView } from "./plan.ts";
 import { readBridgeCheckView, readBridgeView } from "./view.ts";
 
 /** The host end must be forwarding before the result goes out (§8.1 step 11); delays in ms. */
@@ -97,6 +97,28 @@ async function del(ports: PluginPorts, a: CmdArgs): Promise<void> {
   if (a.netns !== "") await deleteContainerLink(ports.kernel, a.netns, a.ifName);
   // IPAM is released even when the namespace is gone (DEL-2); its errors propagate (DEL-6).
   if (conf.ipamType !== "") await ports.ipam(conf.ipamType, a).del();
+}
+
+/**
+ * What an ADD would do, for `cni plan`: reads the kernel and plans with `ipam` as IPAM's
+ * answer (peeked, not reserved). Applies nothing.
+ */
+export async function planAdd(ports: Pick<PluginPorts, "kernel" | "random">, a: CmdArgs, ipam: (type: string) => Promise<Result100 | undefined>): Promise<BridgeAddPlan> {
+  const conf = parseBridgeConfig(a.config, a.args);
+  validateForAdd(conf);
+  await requireNetns(ports.kernel, a.netns);
+  const view = await readBridgeView(ports.kernel, conf, a.netns);
+  const hostVeth = pickVethName(new Set(view.hostLinks.map((l) => l.name)), ports.random);
+  return planBridgeAdd({
+    conf,
+    netns: a.netns,
+    ifName: a.ifName,
+    ipam: conf.ipamType === "" ? undefined : await ipam(conf.ipamType),
+    view,
+    hostVeth,
+    gatewayPeer: pickVethName(new Set([...view.hostLinks.map((l) => l.name), hostVeth]), ports.random),
+    bridgeMac: randomMac(ports.random),
+  });
 }
 
 /** The bridge handlers over the given ports. */

@@ -9,10 +9,10 @@ import { VERSIONS, type Result100 } from "@tscni/spec";
 import { applyAttachment, fillMacs, requireNetns } from "../shared/attach.ts";
 import { deleteContainerLink, prevResultOf } from "../shared/lifecycle.ts";
 import type { PluginPorts } from "../shared/ports.ts";
-import { containerNameTaken, randomVethName } from "../shared/veth.ts";
+import { containerNameTaken, pickVethName, randomVethName } from "../shared/veth.ts";
 import { checkPtp } from "./check.ts";
 import { parsePtpConfig, validateForAdd } from "./config.ts";
-import { planPtpAdd } from "./plan.ts";
+import { planPtpAdd, type PtpAddPlan } from "./plan.ts";
 import { readPtpCheckView, readPtpView } from "./view.ts";
 
 async function add(ports: PluginPorts, a: CmdArgs): Promise<Result100> {
@@ -57,6 +57,21 @@ async function del(ports: PluginPorts, a: CmdArgs): Promise<void> {
   // IPAM first, its errors propagate (§8.2 DEL, DEL-6); then the link, if anything is left.
   await ports.ipam(conf.ipamType, a).del();
   if (a.netns !== "") await deleteContainerLink(ports.kernel, a.netns, a.ifName);
+}
+
+/**
+ * What an ADD would do, for `cni plan`: reads the kernel and plans with `ipam` as IPAM's
+ * answer (peeked, not reserved). Applies nothing.
+ */
+export async function planAdd(ports: Pick<PluginPorts, "kernel" | "random">, a: CmdArgs, ipam: (type: string) => Promise<Result100 | undefined>): Promise<PtpAddPlan> {
+  const conf = parsePtpConfig(a.config);
+  validateForAdd(conf);
+  await requireNetns(ports.kernel, a.netns);
+  const view = await readPtpView(ports.kernel, a.netns);
+  const ipamResult = await ipam(conf.ipamType);
+  if (ipamResult === undefined) throw new Error("no plugin name provided");
+  const hostVeth = pickVethName(new Set(view.hostLinks.map((l) => l.name)), ports.random);
+  return planPtpAdd({ conf, netns: a.netns, ifName: a.ifName, ipam: ipamResult, view, hostVeth });
 }
 
 /** The ptp handlers over the given ports. */

@@ -1,8 +1,9 @@
 /**
  * `cni plan`: print kernel operations as the iproute2 script the Linux driver would run
  * (ARCHITECTURE.md "The kernel seam": printing the batch is a free dry run). A plan comes
- * from a {@link PlanSource}; today a JSON batch (`--batch FILE`, or stdin). A source that
- * computes the batch of an ADD (`cni plan <network> <netns>`) slots into `pickSource`.
+ * from a {@link PlanSource}: a JSON batch (`--batch FILE`, or stdin), or the ADD of a
+ * network into a namespace (`cni plan <network> <netns>`, computed by the plugins' own
+ * planners on a read of the kernel, IPAM peeked: nothing changes).
  */
 import { KernelError, parseKernelBatch, renderBatch, type KernelBatch } from "@tscni/kernel";
 import type { CommandIO, Verb } from "../io.ts";
@@ -13,19 +14,25 @@ export interface PlanArgs {
   batch?: string;
   /** `--host-ref PATH`: how container namespaces name the host one in the script. */
   hostRef?: string;
-  /** Positional arguments (reserved for `<network> <netns>`). */
+  /** `-i/--ifname NAME`: the container interface of a network plan. */
+  ifName?: string;
+  /** Positional arguments: `<network> <netns>`, or none. */
   positional: string[];
 }
 
 /** Where a plan's batch comes from: resolves to the batch, or to an error message. */
-export type PlanSource = (io: CommandIO) => Promise<{ batch: KernelBatch } | { error: string }>;
+export type PlanSource = (io: CommandIO) => Promise<{ batch: KernelBatch; notes?: string[] } | { error: string }>;
 
 const HELP = `usage: cni plan [--batch FILE] [--host-ref PATH]
+       cni plan [-i IFNAME] [--host-ref PATH] <network> <netns>
 
 Print a batch of kernel operations as the iproute2 script the driver would run, one
-block per namespace run, without touching the kernel.
+block per namespace run, without touching the kernel. With a network (from NETCONFPATH,
+default /etc/cni/net.d) and a namespace path: the operations an ADD would make, from a
+read of the kernel and the next host-local address (peeked, not reserved).
 
   --batch FILE     a JSON array of kernel operations ("-" or no option: stdin)
+  -i, --ifname     the container interface of a network plan (default $CNI_IFNAME, else eth0)
   --host-ref PATH  how other namespaces name the host namespace in "netns" arguments
                    (default /proc/$$/ns/net: the shell running the script)
 `;
@@ -36,12 +43,14 @@ export function parsePlanArgs(argv: readonly string[]): PlanArgs | string {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] ?? "";
     const value = (): string | undefined => argv[++i];
-    if (a === "--batch" || a === "--host-ref") {
+    if (a === "--batch" || a === "--host-ref" || a === "-i" || a === "--ifname") {
       const v = value();
       if (v === undefined) return `option "${a}" needs a value`;
       if (a === "--batch") out.batch = v;
-      else out.hostRef = v;
-    } else if (a.startsWith("--batch=")) out.batch = a.slice("--batch=".length);
+      else if (a === "--host-ref") out.hostRef = v;
+      else out.ifName = v;
+    } else if (a.startsWith("--ifname=")) out.ifName = a.slice("--ifname=".length);
+    else if (a.startsWith("--batch=")) out.batch = a.slice("--batch=".length);
     else if (a.startsWith("--host-ref=")) out.hostRef = a.slice("--host-ref=".length);
     else if (a.startsWith("-") && a !== "-") return `unknown option "${a}"`;
     else out.positional.push(a);
@@ -72,7 +81,22 @@ export function batchSource(file: string | undefined): PlanSource {
 /** Chooses the source for the parsed arguments, or returns a usage error. */
 export function pickSource(args: PlanArgs): PlanSource | string {
   if (args.positional.length === 0) return batchSource(args.batch);
-  return `unexpected argument "${args.positional[0]}"`;
+  const [network, netns, extra] = args.positional;
+  if (network !== undefined && netns !== undefined && extra === undefined && args.batch === undefined) return networkSource(network, netns, args.ifName);
+  return `unexpected argument "${args.positional[args.positional.length === 1 ? 0 : 2] ?? args.positional[0]}"`;
+}
+
+/** A source computing the ADD of `network` into `netns` (`_plan-network.ts`). */
+export function networkSource(network: string, netns: string, ifName?: string): PlanSource {
+  return async (io) => {
+    const { planNetwork } = await import("./_plan-network.ts");
+    try {
+      const plan = await planNetwork(network, netns, { env: io.env, ...(ifName !== undefined ? { ifName } : {}) });
+      return { batch: plan.ops, notes: plan.notes };
+    } catch (e) {
+      return { error: e instanceof Error ? e.message : String(e) };
+    }
+  };
 }
 
 async function run(io: CommandIO): Promise<number> {
@@ -87,6 +111,7 @@ async function run(io: CommandIO): Promise<number> {
     io.stderr(`cni plan: ${got.error}\n`);
     return 1;
   }
+  for (const note of got.notes ?? []) io.stdout(`# ${note}\n`);
   try {
     io.stdout(renderBatch(got.batch, typeof args === "string" || args.hostRef === undefined ? {} : { hostRef: args.hostRef }));
   } catch (e) {

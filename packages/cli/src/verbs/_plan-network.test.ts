@@ -1,0 +1,99 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { HOST, renderBatch, type Kernel, type LinkInfo } from "@tscni/kernel";
+import { planNetwork } from "./_plan-network.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "tscni-plan-net-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const lo: LinkInfo = { index: 1, name: "lo", kind: "loopback", mac: "00:00:00:00:00:00", mtu: 65536, up: true, operState: "UNKNOWN", promisc: false };
+
+/** A kernel that only answers reads (a fresh host and namespace) and refuses every write. */
+function readOnlyKernel(extraHostLinks: LinkInfo[] = []): Kernel {
+  return {
+    apply: async () => {
+      throw new Error("plan must not change the kernel");
+    },
+    netnsExists: async () => true,
+    links: async (ns) => (ns === HOST ? [lo, ...extraHostLinks] : [{ ...lo, up: false }]),
+    addresses: async () => [],
+    routes: async () => [],
+    sysctl: async (_ns, key) => (key.endsWith("disable_ipv6") ? "0" : key.includes("forward") ? "0" : undefined),
+  };
+}
+
+function setup(name: string, plugins: unknown[]): { env: Record<string, string>; data: string } {
+  const conf = join(dir, name, "net.d");
+  const data = join(dir, name, "data");
+  mkdirSync(conf, { recursive: true });
+  mkdirSync(join(data, "web"), { recursive: true });
+  // One address already reserved, and the round-robin marker after it (§8.3 layout).
+  writeFileSync(join(data, "web", "198.18.0.2"), "other\r\neth0");
+  writeFileSync(join(data, "web", "last_reserved_ip.0"), "198.18.0.2");
+  const withData = plugins.map((p) => JSON.parse(JSON.stringify(p).replaceAll("DATA", data)));
+  writeFileSync(join(conf, "10-web.conflist"), JSON.stringify({ cniVersion: "1.0.0", name: "web", plugins: withData }));
+  return { env: { NETCONFPATH: conf, CNI_PATH: "/opt/cni/bin" }, data };
+}
+
+/** Deterministic bytes: 1, 2, 3, ... across calls, so names never repeat. */
+function counting(): (n: number) => Uint8Array {
+  let next = 1;
+  return (n) => Uint8Array.from({ length: n }, () => next++ & 0xff);
+}
+
+describe("planNetwork", () => {
+  test("plans a bridge ADD with the next host-local address and reserves nothing", async () => {
+    const { env, data } = setup("bridge", [
+      { type: "bridge", bridge: "cni0", isGateway: true, ipam: { type: "host-local", dataDir: "DATA", ranges: [[{ subnet: "198.18.0.0/24" }]] } },
+      { type: "portmap", capabilities: { portMappings: true } },
+    ]);
+    const before = readdirSync(join(data, "web")).sort();
+    const plan = await planNetwork("web", "/var/run/netns/plan1", { env, kernel: readOnlyKernel(), random: counting() });
+    const script = renderBatch(plan.ops);
+    expect(script).toContain("link add cni0 type bridge");
+    expect(script).toContain("addr add 198.18.0.3/24 dev eth0");
+    expect(script).toContain("addr add 198.18.0.1/24 dev cni0");
+    expect(plan.notes[0]).toMatch(/^bridge: ADD of eth0 in \/var\/run\/netns\/plan1 \(container ID cnitool-[0-9a-f]{20}\)$/);
+    expect(plan.notes).toContain("portmap: not planned (no planner for this plugin)");
+    expect(readdirSync(join(data, "web")).sort()).toEqual(before);
+  });
+
+  test("plans a ptp ADD with its host routes on the interface named by ifName", async () => {
+    const { env } = setup("ptp", [{ type: "ptp", ipam: { type: "host-local", dataDir: "DATA", ranges: [[{ subnet: "198.18.0.0/24" }]] } }]);
+    const plan = await planNetwork("web", "/var/run/netns/plan2", { env, ifName: "net1", kernel: readOnlyKernel(), random: counting() });
+    const script = renderBatch(plan.ops);
+    expect(script).toContain("route del 198.18.0.0/24 dev net1");
+    expect(script).toContain("route add 198.18.0.3/32 dev veth01020304 scope link");
+  });
+
+  test("fails with the plugin's own error for a conflict it can see", async () => {
+    const { env } = setup("conflict", [{ type: "bridge", ipam: { type: "host-local", dataDir: "DATA", ranges: [[{ subnet: "198.18.0.0/24" }]] } }]);
+    const kernel = readOnlyKernel([{ ...lo, index: 2, name: "cni0", kind: "dummy" }]);
+    await expect(planNetwork("web", "/var/run/netns/plan3", { env, kernel, random: counting() })).rejects.toThrow('"cni0" already exists but is not a bridge');
+  });
+
+  test("refuses an IPAM it cannot peek without reserving", async () => {
+    const { env } = setup("dhcp", [{ type: "bridge", ipam: { type: "dhcp" } }]);
+    await expect(planNetwork("web", "/var/run/netns/plan4", { env, kernel: readOnlyKernel(), random: counting() })).rejects.toThrow('cannot plan IPAM "dhcp"');
+  });
+});
+
+describe("cni plan <network> <netns>", () => {
+  test("takes exactly a network and a namespace", async () => {
+    const { verb } = await import("./plan.ts");
+    let err = "";
+    const io = { argv: ["web", "/var/run/netns/x", "extra"], env: {}, readStdin: async () => new Uint8Array(), stdout: () => {}, stderr: (t: string) => void (err += t) };
+    expect(await verb.run(io)).toBe(2);
+    expect(err).toContain('unexpected argument "extra"');
+  });
+
+  test("reports a network that is not in NETCONFPATH", async () => {
+    const { verb } = await import("./plan.ts");
+    let err = "";
+    const io = { argv: ["absent", "/var/run/netns/x"], env: { NETCONFPATH: dir }, readStdin: async () => new Uint8Array(), stdout: () => {}, stderr: (t: string) => void (err += t) };
+    expect(await verb.run(io)).toBe(1);
+    expect(err).toContain("cni plan: ");
+  });
+});

@@ -1,0 +1,78 @@
+/**
+ * `cni plan <network> <netns>`: what an ADD of the network would do to the kernel,
+ * computed by the plugins' own planners on a read of the kernel, with the next IPAM
+ * address peeked (not reserved). Nothing is changed: no link, no reservation, no file.
+ */
+import { resolve } from "node:path";
+import { loadNetwork } from "@tscni/config";
+import type { Kernel, KernelOp } from "@tscni/kernel";
+import { hostLocalHandlers } from "@tscni/plugins/host-local";
+import { cryptoBytes, opsOf, toCurrent, type PlanStep, type RandomBytes } from "@tscni/plugins/shared";
+import { buildRequest } from "@tscni/runtime";
+import type { CmdArgs } from "@tscni/skel";
+import type { Result100 } from "@tscni/spec";
+import { DEFAULT_NET_DIR, cnitoolContainerID } from "./_cnitool.ts";
+import { PeekStore } from "./_peek-store.ts";
+
+/** A plugin that can say what its ADD would do. */
+type Planner = (ports: { kernel: Kernel; random: RandomBytes }, a: CmdArgs, ipam: (type: string) => Promise<Result100 | undefined>) => Promise<{ steps: PlanStep[] }>;
+
+/** The plugins `cni plan` can plan, loaded on use. */
+const PLANNERS: Readonly<Record<string, () => Promise<Planner>>> = {
+  bridge: async () => (await import("@tscni/plugins/bridge")).planAdd,
+  ptp: async () => (await import("@tscni/plugins/ptp")).planAdd,
+};
+
+/** A network's plan: the operations and notes about what was not planned. */
+export interface NetworkPlan {
+  ops: KernelOp[];
+  notes: string[];
+}
+
+/** Where the plan reads from; the real kernel unless a test passes another. */
+export interface NetworkPlanOptions {
+  env: Readonly<Record<string, string | undefined>>;
+  ifName?: string;
+  kernel?: Kernel;
+  random?: RandomBytes;
+}
+
+/** The next host-local addresses for the attachment, from a read-only view of its data dir. */
+async function peekIpam(type: string, a: CmdArgs): Promise<Result100 | undefined> {
+  if (type === "") return undefined;
+  if (type !== "host-local") throw new Error(`cannot plan IPAM "${type}": only host-local can be peeked without reserving an address`);
+  return toCurrent(await hostLocalHandlers((dataDir, network) => new PeekStore(dataDir, network)).add({ ...a, command: "ADD" }));
+}
+
+/** Plans the ADD of `netName` (from NETCONFPATH) into `netns`. */
+export async function planNetwork(netName: string, netns: string, opts: NetworkPlanOptions): Promise<NetworkPlan> {
+  const list = await loadNetwork(opts.env.NETCONFPATH || DEFAULT_NET_DIR, netName);
+  const absNetns = resolve(netns);
+  const rt = { containerID: cnitoolContainerID(absNetns), netns: absNetns, ifName: opts.ifName || opts.env.CNI_IFNAME || "eth0" };
+  const kernel = opts.kernel ?? (await import("@tscni/kernel/linux")).createLinuxKernel();
+  const ports = { kernel, random: opts.random ?? cryptoBytes };
+  const ops: KernelOp[] = [];
+  const notes: string[] = [];
+  for (const plugin of list.plugins) {
+    const type = plugin.network.type;
+    const load = Object.hasOwn(PLANNERS, type) ? PLANNERS[type] : undefined;
+    // Chained plugins see the first one's result; only the first interface plugin is planned.
+    if (load === undefined || ops.length > 0) {
+      notes.push(`${type}: not planned (${load === undefined ? "no planner for this plugin" : "runs after the interface plugin"})`);
+      continue;
+    }
+    const req = buildRequest(list.name, list.cniVersion, plugin, undefined, rt);
+    const a: CmdArgs = {
+      command: "ADD",
+      ...rt,
+      args: opts.env.CNI_ARGS ?? "",
+      path: opts.env.CNI_PATH ?? "",
+      stdinData: req.bytes,
+      config: { ...req.network, name: list.name, cniVersion: list.cniVersion },
+    };
+    const planned = await (await load())(ports, a, (ipamType) => peekIpam(ipamType, a));
+    ops.push(...opsOf(planned.steps));
+    notes.unshift(`${type}: ADD of ${rt.ifName} in ${absNetns} (container ID ${rt.containerID})`);
+  }
+  return { ops, notes };
+}
