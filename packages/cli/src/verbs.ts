@@ -8,6 +8,7 @@ import type { Verb } from "./io.ts";
 export const VERBS: Readonly<Record<string, { summary: string; load: () => Promise<{ verb: Verb }> }>> = {
   convert: { summary: "convert a result on stdin to another spec version", load: () => import("./verbs/convert.ts") },
   plan: { summary: "print kernel operations as the iproute2 script they amount to", load: () => import("./verbs/plan.ts") },
+  install: { summary: "copy this binary into a plugin directory and link every plugin name to it", load: () => import("./verbs/install.ts") },
   conformance: { summary: "judge a directory of plugins against the CNI spec", load: () => import("./verbs/conformance.ts") },
   add: { summary: "attach a netns to a network (cnitool add)", load: () => import("./verbs/add.ts") },
   check: { summary: "check an attachment against its cached result (cnitool check)", load: () => import("./verbs/check.ts") },
