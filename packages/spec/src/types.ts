@@ -1,6 +1,6 @@
 /**
  * TypeScript types of the CNI wire formats: configurations (SPEC.md §2) and results
- * of each version family (§3). Valibot schemas for them live in `schemas.ts`.
+ * of each version family (§3). Valibot schemas for them live in `schemas/`.
  */
 
 /** A route as written in every result family (R02-1, R04-3, §3.4). */
