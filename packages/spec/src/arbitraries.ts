@@ -29,14 +29,18 @@ export const ipv6Bytes = fc
   .map((groups) => Uint8Array.from(groups.flatMap((g) => [g >> 8, g & 0xff])))
   .filter((ip) => !isIPv4(ip));
 
-/** A canonical IPv4 / IPv6 address text. */
+/** A canonical IPv4 address text. */
 export const ipv4 = ipv4Bytes.map(formatIP);
+/** A canonical IPv6 address text (never an IPv4-mapped one). */
 export const ipv6 = ipv6Bytes.map(formatIP);
+/** A canonical address text of either family. */
 export const anyIP = fc.oneof(ipv4, ipv6);
 
-/** A canonical CIDR text (host bits kept) of each family. */
+/** A canonical IPv4 CIDR text (host bits kept). */
 export const cidr4 = fc.tuple(ipv4Bytes, fc.nat(32)).map(([ip, prefix]) => formatCIDR({ ip, prefix, bits: 32 }));
+/** A canonical IPv6 CIDR text (host bits kept). */
 export const cidr6 = fc.tuple(ipv6Bytes, fc.nat(128)).map(([ip, prefix]) => formatCIDR({ ip, prefix, bits: 128 }));
+/** A canonical CIDR text of either family. */
 export const anyCIDR = fc.oneof(cidr4, cidr6);
 
 const nonZeroInt = fc.integer().filter((n) => n !== 0);
