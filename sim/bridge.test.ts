@@ -220,6 +220,18 @@ describe("bridge config fields", () => {
   });
 });
 
+describe("bridge concurrency", () => {
+  test("ADDs racing to create the bridge all succeed, as the reference ignores EEXIST there", async () => {
+    const h = machine();
+    const namespaces = [NS1, NS2, "/var/run/netns/b3"];
+    h.kernel.addNetns("/var/run/netns/b3");
+    const runs = await Promise.all(namespaces.map((netns, i) => h.run("bridge", "ADD", { config: net("1.1.0"), containerID: `race${i}`, netns })));
+    expect(runs.map((r) => r.json?.msg)).toEqual([undefined, undefined, undefined]);
+    expect(new Set(runs.flatMap((r) => resultAddresses(r.json))).size).toBe(6);
+    expect(canReach(h.kernel, NS1, resultAddresses(runs[2]?.json)[0]!.split("/")[0]!)).toBe(true);
+  });
+});
+
 describe("bridge errors", () => {
   const add = (h: PluginHarness, extra: Record<string, unknown> = {}, netns = NS1) => h.run("bridge", "ADD", { config: net("1.1.0", extra), containerID: "ctr1", netns });
 

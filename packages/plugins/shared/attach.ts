@@ -1,7 +1,9 @@
 /**
  * Applying an attachment's plan: pick a free random host veth name, plan, apply with
  * rollback, and retry with a new name when the kernel reports the name taken in the
- * meantime (H-1). A taken container name is the reference's error (ADD-4).
+ * meantime (H-1). A taken container name is the reference's error (ADD-4). Concurrent
+ * ADDs of other containers may create the shared bridge between our read and our write;
+ * that too is read again and planned anew, as the reference ignores EEXIST there.
  */
 import { HOST, KernelError, type Kernel, type LinkInfo } from "@tscni/kernel";
 import { applyWithRollback } from "./apply.ts";
@@ -15,10 +17,10 @@ export interface AttachPorts {
   warn: (msg: string) => void;
 }
 
-/** True when `err` is the veth creation of `steps` failing because a name exists. */
-function vethNameClash(err: unknown, steps: readonly PlanStep[]): boolean {
-  if (!(err instanceof KernelError) || err.kind !== "exists" || err.opIndex === undefined) return false;
-  return steps[err.opIndex]?.op.op === "veth.add";
+/** The step whose operation failed with "exists", if that is how the apply failed. */
+function clashingStep(err: unknown, steps: readonly PlanStep[]): PlanStep | undefined {
+  if (!(err instanceof KernelError) || err.kind !== "exists" || err.opIndex === undefined) return undefined;
+  return steps[err.opIndex];
 }
 
 /**
@@ -39,7 +41,15 @@ export async function applyAttachment<V extends { hostLinks: LinkInfo[] }, P ext
       await applyWithRollback(ports.kernel, planned.steps, ports.warn);
       return { plan: planned, hostVeth, view };
     } catch (err) {
-      if (!vethNameClash(err, planned.steps)) throw err;
+      const clash = clashingStep(err, planned.steps);
+      if (clash === undefined) throw err;
+      // A shared step (the bridge, its gateway address) raced with a concurrent ADD of
+      // another container: what it wanted now exists, so read again and plan on that.
+      if (clash.undo === undefined) {
+        if (attempt < VETH_NAME_TRIES) continue;
+        throw err;
+      }
+      if (clash.op.op !== "veth.add") throw err;
       const hostTaken = (await ports.kernel.links(HOST)).some((l) => l.name === hostVeth);
       // Someone took the random host name between our read and our write: try another.
       if (hostTaken && attempt < VETH_NAME_TRIES) continue;
