@@ -46,12 +46,22 @@ const nsOf = (i: number): string => `/var/run/netns/m${i}`;
 const cid = (i: number): string => `ctr-${i}`;
 const ipOf = (cidr: string): string => cidr.split("/")[0] ?? cidr;
 
-/** The host as far as attachments go: shared links, their addresses, routes and sysctls left out. */
+/**
+ * The host as far as attachments go: the shared links (the bridge, its `<bridge>.<vlan>`
+ * gateway veth and that veth's peer) with their addresses, routes and sysctls left out,
+ * and forwarding. Per-container host veths stay in, enslaved to the bridge or not.
+ */
 export function hostWithoutShared(s: NamespaceSnapshot, shared: readonly string[]): unknown {
-  const isShared = (dev: string | undefined): boolean => dev !== undefined && shared.some((name) => dev === name || dev.startsWith(`${name}.`));
-  const sysctls = Object.entries(s.sysctls).filter(([k]) => !shared.some((name) => k.includes(`.${name}.`) || k.includes(`.${name}/`)) && !k.endsWith("forwarding") && k !== "net.ipv4.ip_forward");
+  const sharedNames = new Set(s.links.filter((l) => shared.some((name) => l.name === name || l.name.startsWith(`${name}.`))).map((l) => l.name));
+  // The gateway veth's peer: both ends in the host, each naming the other's index.
+  const gateways = s.links.filter((l) => sharedNames.has(l.name) && l.kind === "veth");
+  for (const l of s.links) if (gateways.some((g) => g.peerIndex === l.index && l.peerIndex === g.index)) sharedNames.add(l.name);
+  const isShared = (dev: string | undefined): boolean => dev !== undefined && sharedNames.has(dev);
+  const sysctls = Object.entries(s.sysctls).filter(
+    ([k]) => ![...sharedNames].some((name) => k.includes(`.${name.replaceAll(".", "/")}.`)) && !k.endsWith("forwarding") && k !== "net.ipv4.ip_forward",
+  );
   return {
-    links: s.links.filter((l) => !isShared(l.name) && !isShared(l.master)),
+    links: s.links.filter((l) => !isShared(l.name)),
     addresses: s.addresses.filter((a) => !isShared(a.dev)),
     routes: s.routes.filter((r) => !isShared(r.dev)),
     sysctls: Object.fromEntries(sysctls),
