@@ -1,0 +1,13 @@
+export { CNI_ENDPOINT, DEFAULT_SOCKET_PATH, WireErrorSchema, WireRequestSchema, WireResponseSchema, decodeRequest, decodeResponse, encodeRequest, requestConfig } from "./wire.ts";
+export type { Decoded, WireError, WireRequest, WireResponse } from "./wire.ts";
+export { argValue, parseCniArgs } from "./cni-args.ts";
+export type { CniArgsParse } from "./cni-args.ts";
+export { COMMANDS, parseCniCall } from "./call.ts";
+export type { CniCall, CniCommand } from "./call.ts";
+export { runCniCall } from "./handle.ts";
+export type { CallOutput } from "./handle.ts";
+export { handleHttp } from "./http.ts";
+export { DEFAULT_SYNC_INTERVAL_MS, startDaemon } from "./daemon.ts";
+export type { CniDaemon, DaemonOptions } from "./daemon.ts";
+export { main as shimMain, socketPathFor } from "./shim.ts";
+export type { ShimIO } from "./shim.ts";

@@ -1,0 +1,92 @@
+/**
+ * The shim plugin (`cni-shim`): put in `CNI_PATH`, it forwards its environment and stdin
+ * to the CNI daemon over a unix socket and prints what the daemon answers as a CNI plugin
+ * would (BRIEF seed design 3). It runs on the plugin path: it imports only the wire
+ * module, and `fetch` over a unix socket is built into Bun.
+ */
+import { CNI_ENDPOINT, DEFAULT_SOCKET_PATH, decodeResponse, encodeRequest } from "./wire.ts";
+import type { WireError } from "./wire.ts";
+
+/** The streams and environment of the shim (the shape of the binary's `CommandIO`). */
+export interface ShimIO {
+  readonly argv: readonly string[];
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly readStdin: () => Promise<Uint8Array>;
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+}
+
+/** Code 11, "try again later" (§4.2): the daemon may simply not be up yet. */
+const TRY_AGAIN_LATER = 11;
+/** Code 999: anything else that went wrong between shim and daemon. */
+const INTERNAL = 999;
+
+/** Go's JSON text (4-space indent, `<`, `>`, `&` escaped) as the skel prints it (R-3). */
+function goJSON(value: unknown): string {
+  return JSON.stringify(value, null, 4).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+function configOf(stdin: Uint8Array): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(new TextDecoder().decode(stdin));
+    return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {}; // the daemon judges the config; the shim only needs the socket path
+  }
+}
+
+/**
+ * The daemon's socket: the config's `socketPath`, else `$TSCNI_SOCKET`, else
+ * `/run/tscni/tscni.sock`.
+ *
+ * @example socketPathFor({ socketPath: "/run/x.sock" }, {}) // "/run/x.sock"
+ */
+export function socketPathFor(config: Readonly<Record<string, unknown>>, env: Readonly<Record<string, string | undefined>>): string {
+  if (typeof config.socketPath === "string" && config.socketPath !== "") return config.socketPath;
+  const fromEnv = env.TSCNI_SOCKET;
+  return fromEnv !== undefined && fromEnv !== "" ? fromEnv : DEFAULT_SOCKET_PATH;
+}
+
+function fail(io: ShimIO, error: WireError): number {
+  const { code, msg, details } = error;
+  io.stdout(goJSON({ code, msg, ...(details !== undefined && details !== "" ? { details } : {}) }));
+  return 1;
+}
+
+/**
+ * Runs the shim: exit 0 with the daemon's result (if any) on stdout, or exit 1 with a CNI
+ * error object on stdout: the daemon's own error for HTTP 400, code 11 when the daemon
+ * cannot be reached, code 999 for any other answer.
+ */
+export async function main(io: ShimIO): Promise<number> {
+  const stdin = await io.readStdin();
+  const socketPath = socketPathFor(configOf(stdin), io.env);
+  let res: Response;
+  try {
+    res = await fetch(`http://localhost${CNI_ENDPOINT}`, {
+      method: "POST",
+      unix: socketPath,
+      headers: { "content-type": "application/json" },
+      body: encodeRequest(io.env, stdin),
+    });
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    return fail(io, { code: TRY_AGAIN_LATER, msg: `cannot reach the CNI daemon on ${JSON.stringify(socketPath)}; try again later`, details: why });
+  }
+  const text = await res.text();
+  if (res.status !== 200 && res.status !== 400) {
+    return fail(io, { code: INTERNAL, msg: `the CNI daemon answered HTTP ${res.status}`, details: text.trim() });
+  }
+  const decoded = decodeResponse(text);
+  if (!decoded.ok) return fail(io, { code: INTERNAL, msg: `the CNI daemon answered HTTP ${res.status}: ${decoded.problem}` });
+  const { result, error } = decoded.value;
+  if (error !== undefined) return fail(io, error);
+  if (res.status === 400) return fail(io, { code: INTERNAL, msg: "the CNI daemon answered HTTP 400 without an error" });
+  const command = io.env.CNI_COMMAND;
+  if (result === undefined) {
+    if (command === "ADD" || command === "VERSION") return fail(io, { code: INTERNAL, msg: `the CNI daemon sent no result for ${command}` });
+    return 0;
+  }
+  io.stdout(goJSON(result));
+  return 0;
+}
