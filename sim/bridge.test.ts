@@ -5,7 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { HOST } from "@tscni/kernel";
 import { VERSIONS, versionAtLeast } from "@tscni/spec";
-import { PluginHarness, resultAddresses, resultInterface } from "./plugin-harness.ts";
+import { PluginHarness, asCurrent, resultAddresses, resultInterface } from "./plugin-harness.ts";
 import { canReach } from "./src/index.ts";
 
 const NS1 = "/var/run/netns/b1";
@@ -112,8 +112,11 @@ describe("bridge CHECK", () => {
   });
 });
 
-describe("bridge config fields", () => {
-  const add = async (extra: Record<string, unknown>, h = machine()) => ({ h, run: await h.run("bridge", "ADD", { config: net("1.1.0", extra), containerID: "ctr1", netns: NS1 }) });
+// One version of each result family (§3.2-3.4).
+const FAMILIES = ["0.2.0", "0.4.0", "1.1.0"];
+
+describe.each(FAMILIES)("bridge config fields at %s", (version) => {
+  const add = async (extra: Record<string, unknown>, h = machine()) => ({ h, run: await h.run("bridge", "ADD", { config: net(version, extra), containerID: "ctr1", netns: NS1 }) });
   const hostVeth = (h: PluginHarness) => linkIn(h, HOST, h.kernel.peerOf(NS1, "eth0")!.name)!;
 
   test("bridge names the bridge", async () => {
@@ -131,7 +134,7 @@ describe("bridge config fields", () => {
 
   test("isDefaultGateway adds default routes through the bridge", async () => {
     const { h, run } = await add({ isDefaultGateway: true });
-    expect(run.json?.routes).toEqual([{ dst: "0.0.0.0/0", gw: "198.18.0.1" }, { dst: "::/0", gw: "2001:db8:b::1" }]);
+    expect(asCurrent(run.json).routes).toEqual([{ dst: "0.0.0.0/0", gw: "198.18.0.1" }, { dst: "::/0", gw: "2001:db8:b::1" }]);
     const routes = h.kernel.snapshot(NS1).routes;
     expect(routes.some((r) => r.dst === "0.0.0.0/0" && r.gw === "198.18.0.1")).toBe(true);
     expect(canReach(h.kernel, NS1, "198.18.0.1")).toBe(true);
@@ -172,7 +175,7 @@ describe("bridge config fields", () => {
     expect(linkIn(h, HOST, "cni0")?.vlanFiltering).toBe(true);
     expect(h.kernel.snapshot(HOST).bridgeVlans[hostVeth(h).name]).toEqual([{ vid: 100, pvid: true, untagged: true }]);
     expect(addrsOf(h, HOST, "cni0.100")).toContain("198.18.0.1/24");
-    expect(resultInterface(run.json, 3)?.name).toBe("cni0.100");
+    if (versionAtLeast(version, "0.3.0")) expect(resultInterface(run.json, 3)?.name).toBe("cni0.100");
   });
 
   test("vlanTrunk tags the trunk's VLANs and keeps VLAN 1 native; preserveDefaultVlan keeps it", async () => {
@@ -188,16 +191,22 @@ describe("bridge config fields", () => {
     expect(off.h.kernel.snapshot(NS1).sysctls["net.ipv6.conf.eth0.accept_dad"]).toBe("0");
   });
 
-  test("disableContainerInterface leaves the container end down on an L2 network", async () => {
+  test.if(versionAtLeast(version, "0.3.0"))("disableContainerInterface leaves the container end down on an L2 network", async () => {
     const { h, run } = await add({ ipam: {}, isGateway: false, disableContainerInterface: true });
     expect(run.code).toBe(0);
     expect(linkIn(h, NS1, "eth0")?.up).toBe(false);
   });
 
-  test("an L2 network brings the container end up without addresses", async () => {
+  test.if(versionAtLeast(version, "0.3.0"))("an L2 network brings the container end up without addresses", async () => {
     const { h, run } = await add({ ipam: {}, isGateway: false });
-    expect(run.json?.ips).toBeUndefined();
+    expect(asCurrent(run.json).ips).toBeUndefined();
     expect(linkIn(h, NS1, "eth0")?.up).toBe(true);
+  });
+
+  test.if(!versionAtLeast(version, "0.3.0"))("an L2 network cannot be expressed before 0.3.0, so ADD fails and leaves nothing", async () => {
+    const { h, run } = await add({ ipam: {}, isGateway: false });
+    expect(run.json?.msg).toBe("cannot convert: no valid IP addresses");
+    expect(h.kernel.snapshot(NS1).links.map((l) => l.name)).toEqual(["lo"]);
   });
 
   test("the MAC from runtimeConfig goes on the container end", async () => {
@@ -206,7 +215,7 @@ describe("bridge config fields", () => {
   });
 
   test("dns replaces the IPAM DNS", async () => {
-    expect((await add({ dns: { nameservers: ["198.18.0.53"] } })).run.json?.dns).toEqual({ nameservers: ["198.18.0.53"] });
+    expect(asCurrent((await add({ dns: { nameservers: ["198.18.0.53"] } })).run.json).dns).toEqual({ nameservers: ["198.18.0.53"] });
   });
 
   test.each(["ipMasq", "macspoofchk"])("%s is refused with code 2 and nothing changes", async (field) => {
@@ -232,8 +241,8 @@ describe("bridge concurrency", () => {
   });
 });
 
-describe("bridge errors", () => {
-  const add = (h: PluginHarness, extra: Record<string, unknown> = {}, netns = NS1) => h.run("bridge", "ADD", { config: net("1.1.0", extra), containerID: "ctr1", netns });
+describe.each(FAMILIES)("bridge errors at %s", (version) => {
+  const add = (h: PluginHarness, extra: Record<string, unknown> = {}, netns = NS1) => h.run("bridge", "ADD", { config: net(version, extra), containerID: "ctr1", netns });
 
   test("an existing container interface fails before IPAM reserves anything (ADD-4)", async () => {
     const h = machine();
@@ -263,7 +272,7 @@ describe("bridge errors", () => {
     const h = machine();
     const tiny = { ipam: { type: "host-local", ranges: [[{ subnet: "198.18.0.0/30" }]] } };
     expect((await add(h, tiny)).code).toBe(0);
-    const second = await h.run("bridge", "ADD", { config: net("1.1.0", tiny), containerID: "ctr2", netns: NS2 });
+    const second = await h.run("bridge", "ADD", { config: net(version, tiny), containerID: "ctr2", netns: NS2 });
     expect(second.code).toBe(1);
     expect(h.kernel.snapshot(NS2).links.map((l) => l.name)).toEqual(["lo"]);
   });
@@ -286,7 +295,7 @@ describe("bridge errors", () => {
     expect(h.reserved("brnet")).toEqual([]);
   });
 
-  test("GC and STATUS go to IPAM; on an L2 network they succeed without it", async () => {
+  test.if(version === "1.1.0")("GC and STATUS go to IPAM; on an L2 network they succeed without it", async () => {
     const h = machine();
     await add(h);
     const gc = await h.run("bridge", "GC", { config: net("1.1.0", { "cni.dev/valid-attachments": [] }) });

@@ -9,7 +9,7 @@ import { hostLocalHandlers } from "@tscni/plugins/host-local";
 import { ptpDefinition } from "@tscni/plugins/ptp";
 import { toCurrent, type Ipam, type IpamFactory, type PluginPorts, type RandomBytes } from "@tscni/plugins/shared";
 import { pluginMain, type CmdArgs } from "@tscni/skel";
-import { CniError, ErrorCode } from "@tscni/spec";
+import { CniError, ErrorCode, convertResult, parseResult, type Result100 } from "@tscni/spec";
 import { FakeKernel } from "./src/index.ts";
 
 /** A deterministic random source (mulberry32), so failing runs replay. */
@@ -130,4 +130,9 @@ export function resultAddresses(result: Record<string, unknown> | undefined): st
 /** The host interface name of a printed result (0.3.0 and later), by its position. */
 export function resultInterface(result: Record<string, unknown> | undefined, index: number): { name: string; mac?: string; sandbox?: string } | undefined {
   return (result?.interfaces as { name: string; mac?: string; sandbox?: string }[] | undefined)?.[index];
+}
+
+/** A printed result of any version read as 1.1.0, so one assertion serves every version (§3.7). */
+export function asCurrent(result: Record<string, unknown> | undefined): Result100 {
+  return convertResult(parseResult(result), "1.1.0") as Result100;
 }

@@ -83,8 +83,8 @@ describe.each([...VERSIONS])("ptp at %s", (version) => {
   });
 });
 
-describe("ptp", () => {
-  const add = (h: PluginHarness, extra: Record<string, unknown> = {}, netns = NS1) => h.run("ptp", "ADD", { config: net("1.1.0", extra), containerID: "ctr1", netns });
+describe.each(["0.2.0", "0.4.0", "1.1.0"])("ptp at %s", (version) => {
+  const add = (h: PluginHarness, extra: Record<string, unknown> = {}, netns = NS1) => h.run("ptp", "ADD", { config: net(version, extra), containerID: "ctr1", netns });
 
   test("mtu applies to both ends", async () => {
     const h = machine();
@@ -102,10 +102,32 @@ describe("ptp", () => {
     expect(h.reserved("ptpnet")).toEqual([]);
   });
 
-  test("an empty IPAM type fails ADD and STATUS with the reference's message", async () => {
+  test("an empty IPAM type fails ADD with the reference's message", async () => {
+    expect((await add(machine(), { ipam: {} })).json?.msg).toBe("no plugin name provided");
+  });
+
+  test("an existing container interface fails before IPAM reserves anything (ADD-4)", async () => {
     const h = machine();
-    expect((await add(h, { ipam: {} })).json?.msg).toBe("no plugin name provided");
-    expect((await h.run("ptp", "STATUS", { config: net("1.1.0", { ipam: {} }) })).json?.msg).toBe("no plugin name provided");
+    await h.kernel.apply([{ op: "veth.add", ns: NS1, name: "eth0", peer: { name: "other", ns: NS1 } }]);
+    expect((await add(h)).json?.msg).toMatch(/^container veth name \("eth0"\) peer provided \("veth[0-9a-f]{8}"\) already exists$/);
+    expect(h.reserved("ptpnet")).toEqual([]);
+  });
+
+  test("a failure while wiring the host end leaves no interface and no reservation (ADD-6)", async () => {
+    const h = machine();
+    h.kernel.failAt((op) => op.op === "route.add" && op.ns === HOST);
+    expect((await add(h)).code).toBe(1);
+    expect(h.kernel.snapshot(NS1).links.map((l) => l.name)).toEqual(["lo"]);
+    expect(h.kernel.snapshot(HOST).links.filter((l) => l.kind === "veth")).toEqual([]);
+    expect(h.reserved("ptpnet")).toEqual([]);
+  });
+});
+
+describe("ptp at 1.1.0", () => {
+  const add = (h: PluginHarness, extra: Record<string, unknown> = {}, netns = NS1) => h.run("ptp", "ADD", { config: net("1.1.0", extra), containerID: "ctr1", netns });
+
+  test("STATUS goes to IPAM even with an empty type, failing as the reference (§8.2)", async () => {
+    expect((await machine().run("ptp", "STATUS", { config: net("1.1.0", { ipam: {} }) })).json?.msg).toBe("no plugin name provided");
   });
 
   test("CHECK without a prevResult fails with the reference's message", async () => {
@@ -120,15 +142,6 @@ describe("ptp", () => {
     await h.kernel.apply([{ op: "link.set", ns: NS1, name: "eth0", mac: "0a:00:00:00:00:42" }]);
     const check = await h.run("ptp", "CHECK", { config: net("1.1.0", { prevResult: run.json }), containerID: "ctr1", netns: NS1 });
     expect(check.json?.msg).toMatch(/^ptp: Interface eth0 Mac .* doesn't match container Mac: 0a:00:00:00:00:42$/);
-  });
-
-  test("a failure while wiring the host end leaves no interface and no reservation (ADD-6)", async () => {
-    const h = machine();
-    h.kernel.failAt((op) => op.op === "route.add" && op.ns === HOST);
-    expect((await add(h)).code).toBe(1);
-    expect(h.kernel.snapshot(NS1).links.map((l) => l.name)).toEqual(["lo"]);
-    expect(h.kernel.snapshot(HOST).links.filter((l) => l.kind === "veth")).toEqual([]);
-    expect(h.reserved("ptpnet")).toEqual([]);
   });
 
   test("GC releases reservations outside the valid attachments (GC-4)", async () => {

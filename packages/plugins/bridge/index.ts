@@ -6,7 +6,7 @@
  */
 import { HOST } from "@tscni/kernel";
 import { pluginMain, type CmdArgs, type PluginDefinition, type PluginHandlers, type PluginIO } from "@tscni/skel";
-import { VERSIONS, type Result100 } from "@tscni/spec";
+import { VERSIONS, convertResult, type Result100 } from "@tscni/spec";
 import { rollback } from "../shared/apply.ts";
 import { applyAttachment, fillMacs, requireNetns } from "../shared/attach.ts";
 import { deleteContainerLink, prevResultOf, settleAddresses } from "../shared/lifecycle.ts";
@@ -49,6 +49,9 @@ async function add(ports: PluginPorts, a: CmdArgs): Promise<Result100> {
     if (!conf.disableContainerInterface) await waitPortUp(ports, applied.hostVeth);
     if (conf.enabledad && (result.ips ?? []).some((ip) => ip.address.includes(":"))) await settleAddresses(ports.kernel, a.netns, a.ifName, ports.sleep);
     await fillMacs(ports.kernel, result.interfaces ?? []);
+    // A result the config's version cannot express (an L2 result at 0.1.0/0.2.0 has no IP)
+    // fails here, inside the rollback, not later in the framework after the kernel changed.
+    convertResult(result, conf.cniVersion);
     return result;
   } catch (err) {
     if (applied !== undefined) for (const f of await rollback(ports.kernel, undoOf(applied.plan.steps))) ports.warn(`rollback: ${f}`);
