@@ -10,4 +10,5 @@ export const PLUGINS: Readonly<Record<string, () => Promise<{ main: (io: Command
   "host-local": () => import("@tscni/plugins/host-local"),
   bridge: () => import("@tscni/plugins/bridge"),
   ptp: () => import("@tscni/plugins/ptp"),
+  "cni-shim": () => import("@tscni/server/shim"),
 };

@@ -17,4 +17,5 @@ export const VERBS: Readonly<Record<string, { summary: string; load: () => Promi
   status: { summary: "ask a network's plugins whether they are ready (cnitool status)", load: () => import("./verbs/status.ts") },
   cache: { summary: "list or show cached attachments", load: () => import("./verbs/cache.ts") },
   lint: { summary: "explain a config directory: which file wins, what is wrong, and where", load: () => import("./verbs/lint.ts") },
+  daemon: { summary: "serve CNI requests from the cni-shim plugin on a unix socket", load: () => import("./verbs/daemon.ts") },
 };
