@@ -2,7 +2,7 @@
  * The one binary's entry: the basename of argv[0] picks a plugin; otherwise it is the
  * `cni` command and argv[1] picks a verb.
  */
-import { writeSync } from "node:fs";
+import { PLUGIN_VERSIONS, versionReply } from "./plugin-versions.ts";
 import { PLUGINS } from "./plugins.ts";
 import { VERBS } from "./verbs.ts";
 import type { CommandIO } from "./io.ts";
@@ -17,7 +17,7 @@ export function invokedName(argv0: string | undefined): string {
  * Writes all of `text` to a file descriptor synchronously. process.stdout would cost ~1 ms
  * of start-up (a Node stream) on every plugin call; a plain write does not.
  */
-function writeAll(fd: number, text: string): void {
+function writeAll(writeSync: (fd: number, b: Uint8Array) => number, fd: number, text: string): void {
   let bytes = new TextEncoder().encode(text);
   while (bytes.length > 0) {
     try {
@@ -30,13 +30,14 @@ function writeAll(fd: number, text: string): void {
   }
 }
 
-function processIO(args: readonly string[]): CommandIO {
+async function processIO(args: readonly string[]): Promise<CommandIO> {
+  const { writeSync } = await import("node:fs");
   return {
     argv: args,
     env: process.env,
     readStdin: async () => new Uint8Array(await Bun.stdin.arrayBuffer()),
-    stdout: (text) => writeAll(1, text),
-    stderr: (text) => writeAll(2, text),
+    stdout: (text) => writeAll(writeSync, 1, text),
+    stderr: (text) => writeAll(writeSync, 2, text),
   };
 }
 
@@ -62,23 +63,33 @@ export function usage(): string {
 export async function main(argv0: string | undefined, args: readonly string[]): Promise<number> {
   const name = invokedName(argv0);
   const plugin = PLUGINS[name];
-  if (plugin !== undefined) return (await plugin()).main(processIO(args));
+  if (plugin !== undefined) {
+    // VERSION is static data: answer it before any plugin code loads (start-up is the
+    // whole cost of this call). See plugin-versions.ts.
+    const versions = PLUGIN_VERSIONS[name];
+    if (versions !== undefined && process.env.CNI_COMMAND === "VERSION") {
+      await Bun.write(Bun.stdout, versionReply(versions));
+      return 0;
+    }
+    return (await plugin()).main(await processIO(args));
+  }
+  const io = await processIO(args);
   const [verbName, ...rest] = args;
   if (verbName === undefined || verbName === "--help" || verbName === "-h" || verbName === "help") {
-    writeAll(1, usage());
+    io.stdout(usage());
     return verbName === undefined ? 2 : 0;
   }
   const entry = VERBS[verbName];
   if (entry === undefined) {
-    writeAll(2, `cni: unknown verb "${verbName}"\n\n${usage()}`);
+    io.stderr(`cni: unknown verb "${verbName}"\n\n${usage()}`);
     return 2;
   }
   const { verb } = await entry.load();
   if (rest.includes("--help") || rest.includes("-h")) {
-    writeAll(1, verb.help.endsWith("\n") ? verb.help : `${verb.help}\n`);
+    io.stdout(verb.help.endsWith("\n") ? verb.help : `${verb.help}\n`);
     return 0;
   }
-  return verb.run(processIO(rest));
+  return verb.run({ ...io, argv: rest });
 }
 
 if (import.meta.main) {

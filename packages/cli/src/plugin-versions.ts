@@ -1,0 +1,21 @@
+/**
+ * The spec versions each plugin of this binary supports, as data, so that VERSION can be
+ * answered before any plugin code loads: the reply is static (VER-3: the Go skel does not
+ * read stdin for VERSION either, and always names the library's current version).
+ * `plugin-versions.test.ts` proves each entry equals what the plugin itself replies.
+ */
+// The version module alone: the spec index would pull schemas into start-up.
+import { CURRENT_VERSION, VERSIONS } from "@tscni/spec/version";
+
+/** Plugin name to the versions its definition declares. */
+export const PLUGIN_VERSIONS: Readonly<Record<string, readonly string[]>> = {
+  loopback: VERSIONS,
+  "host-local": VERSIONS,
+  bridge: VERSIONS,
+  ptp: VERSIONS,
+};
+
+/** The VERSION reply of a plugin, exactly as the skel prints it (compact JSON, newline). */
+export function versionReply(versions: readonly string[]): string {
+  return `${JSON.stringify({ cniVersion: CURRENT_VERSION, supportedVersions: versions })}\n`;
+}
