@@ -203,6 +203,7 @@ describe("the shim", () => {
     expect(code).toBe(1);
     expect(out?.code).toBe(11);
     expect(out?.msg).toBe(`cannot reach the CNI daemon on ${JSON.stringify(socketPath)}; try again later`);
+    expect(out?.details).toBe("no such socket; is `cni daemon` running?");
   });
 
   test("reports code 11 once the daemon has stopped", async () => {

@@ -14,8 +14,8 @@ function json(body: WireResponse, status: number): Response {
   return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 }
 
-function describe(call: CniCall | undefined): string {
-  if (call === undefined) return "request";
+function describe(call: CniCall | undefined, command: string | undefined): string {
+  if (call === undefined) return command ?? "request";
   const pod = call.pod !== undefined ? ` pod ${call.pod.namespace}/${call.pod.name}` : "";
   return call.containerID !== "" ? `${call.command} ${call.containerID} ${call.ifName}${pod}` : call.command;
 }
@@ -38,11 +38,11 @@ export async function handleHttp(req: Request, manager: PodNetworkManager, log?:
   try {
     call = parseCniCall(decoded.value);
     const result = await runCniCall(manager, call);
-    log?.(`${describe(call)}: ok`);
+    log?.(`${describe(call, undefined)}: ok`);
     return json(result !== undefined ? { result } : {}, 200);
   } catch (err) {
     const e = CniError.from(err);
-    log?.(`${describe(call)}: ${e.toString()}`);
+    log?.(`${describe(call, decoded.value.env.CNI_COMMAND)}: ${e.toString()}`);
     const details = e.details !== "" ? { details: e.details } : {};
     return json({ error: { code: e.code, msg: e.msg, ...details } }, 400);
   }

@@ -70,7 +70,9 @@ export async function main(io: ShimIO): Promise<number> {
       body: encodeRequest(io.env, stdin),
     });
   } catch (err) {
-    const why = err instanceof Error ? err.message : String(err);
+    const code = typeof err === "object" && err !== null && "code" in err ? String((err as { code: unknown }).code) : "";
+    const hint = code === "ENOENT" ? "no such socket" : code === "ECONNREFUSED" ? "connection refused" : err instanceof Error ? err.message : String(err);
+    const why = `${hint}; is \`cni daemon\` running?`;
     return fail(io, { code: TRY_AGAIN_LATER, msg: `cannot reach the CNI daemon on ${JSON.stringify(socketPath)}; try again later`, details: why });
   }
   const text = await res.text();
