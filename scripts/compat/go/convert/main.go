@@ -1,0 +1,68 @@
+// Command convert is the reference side of scripts/compat/convert.compat.test.ts: it
+// converts CNI results with the reference library (libcni's pkg/types) exactly as a
+// runtime does, so our converters can be compared with it.
+//
+// Input: one JSON object per line, {"result": <result>, "to": "<version>"}.
+// Output: one JSON line per input line, the converted result as json.Marshal prints
+// it, or {"error": "<message>"} when parsing or conversion fails.
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"github.com/containernetworking/cni/pkg/types/create"
+
+	// The converters register themselves when their packages load.
+	_ "github.com/containernetworking/cni/pkg/types/020"
+	_ "github.com/containernetworking/cni/pkg/types/040"
+	_ "github.com/containernetworking/cni/pkg/types/100"
+)
+
+type request struct {
+	Result json.RawMessage `json:"result"`
+	To     string          `json:"to"`
+}
+
+// convert returns the converted result's JSON, or an error object's JSON.
+func convert(line []byte) []byte {
+	var req request
+	if err := json.Unmarshal(line, &req); err != nil {
+		return failure(fmt.Errorf("bad request line: %w", err))
+	}
+	result, err := create.CreateFromBytes(req.Result)
+	if err != nil {
+		return failure(err)
+	}
+	converted, err := result.GetAsVersion(req.To)
+	if err != nil {
+		return failure(err)
+	}
+	out, err := json.Marshal(converted)
+	if err != nil {
+		return failure(err)
+	}
+	return out
+}
+
+func failure(err error) []byte {
+	out, _ := json.Marshal(map[string]string{"error": err.Error()})
+	return out
+}
+
+func main() {
+	in := bufio.NewScanner(os.Stdin)
+	in.Buffer(make([]byte, 1<<20), 1<<24)
+	out := bufio.NewWriter(os.Stdout)
+	defer out.Flush()
+	for in.Scan() {
+		out.Write(convert(in.Bytes()))
+		out.WriteByte('\n')
+	}
+	if err := in.Err(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
