@@ -114,6 +114,32 @@ describe("the daemon", () => {
     expect(existsSync(join(sb.cacheDir, "results", "pods-c1-eth0"))).toBe(false);
   });
 
+  test("checks the default network for the shim's container on CHECK, with the cached result", async () => {
+    writeNetwork();
+    await start();
+    const added = await runShim(ENV);
+    const { code, out } = await runShim({ ...ENV, CNI_COMMAND: "CHECK" });
+    expect(code).toBe(0);
+    expect(out).toBeUndefined();
+    const checks = sb.calls().filter((c) => c.command === "CHECK");
+    expect(checks.map((c) => c.tag)).toEqual(["bridge", "portmap"]);
+    expect((checks[0]?.stdin as Record<string, unknown>).prevResult).toMatchObject({ interfaces: (added.out as Record<string, unknown>).interfaces });
+  });
+
+  test("deletes the attachments GC does not list as valid (§7.7)", async () => {
+    writeNetwork();
+    await start();
+    await runShim(ENV);
+    await runShim({ ...ENV, CNI_CONTAINERID: "c2" });
+    const gc = { CNI_COMMAND: "GC", CNI_CONTAINERID: "", CNI_NETNS: "", CNI_IFNAME: "", CNI_ARGS: "" };
+    const { code } = await runShim(gc, { cniVersion: "1.1.0", "cni.dev/valid-attachments": [{ containerID: "c1", ifname: "eth0" }] });
+    expect(code).toBe(0);
+    const dels = sb.calls().filter((c) => c.command === "DEL");
+    expect(dels.map((c) => `${c.tag} ${c.env.CNI_CONTAINERID}`)).toEqual(["portmap c2", "bridge c2"]);
+    expect(existsSync(join(sb.cacheDir, "results", "pods-c1-eth0"))).toBe(true);
+    expect(existsSync(join(sb.cacheDir, "results", "pods-c2-eth0"))).toBe(false);
+  });
+
   test("answers VERSION itself with every spec version", async () => {
     await start();
     const { code, out } = await runShim({ CNI_COMMAND: "VERSION" });

@@ -7,6 +7,7 @@ import { chmodSync, lstatSync, mkdirSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
 import type { PodNetworkManager } from "@tscni/runtime";
 import { CniError, ErrorCode } from "@tscni/spec";
+import { CommandGate } from "./gate.ts";
 import { handleHttp } from "./http.ts";
 
 /** kubelet re-reads its config dir every five seconds. */
@@ -62,10 +63,11 @@ export async function startDaemon(options: DaemonOptions): Promise<CniDaemon> {
   prepareSocketPath(socketPath);
   // The socket is created under a umask that leaves it to its owner, so it is never open
   // to others, even between bind and chmod.
+  const gate = new CommandGate();
   const umask = process.umask(0o177);
   let server: ReturnType<typeof Bun.serve>;
   try {
-    server = Bun.serve({ unix: socketPath, fetch: (req) => handleHttp(req, manager, log) });
+    server = Bun.serve({ unix: socketPath, fetch: (req) => handleHttp(req, { manager, gate, ...(log !== undefined ? { log } : {}) }) });
   } finally {
     process.umask(umask);
   }

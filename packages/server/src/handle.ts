@@ -7,6 +7,7 @@ import type { GCArgs, GCAttachment, PodNetwork, PodNetworkManager, RuntimeConf }
 import { CURRENT_VERSION, VERSIONS, convertResult, isKnownVersion, resultToWire } from "@tscni/spec";
 import type { Result } from "@tscni/spec";
 import type { CniCall } from "./call.ts";
+import type { CommandGate } from "./gate.ts";
 
 /** The result object of a call, or undefined for commands without one. */
 export type CallOutput = Record<string, unknown> | undefined;
@@ -45,11 +46,17 @@ function outputFor(call: CniCall, network: PodNetwork, result: Result): Record<s
 
 /**
  * Runs `call` through the manager; throws the CniError of the failure (the manager's
- * "not initialized" included).
+ * "not initialized" included). With a gate, GC runs alone and ADD, CHECK and DEL side by
+ * side (GC-8).
  *
- * @example await runCniCall(manager, parseCniCall(request))
+ * @example await runCniCall(manager, parseCniCall(request), gate)
  */
-export async function runCniCall(manager: PodNetworkManager, call: CniCall): Promise<CallOutput> {
+export async function runCniCall(manager: PodNetworkManager, call: CniCall, gate?: CommandGate): Promise<CallOutput> {
+  if (gate === undefined || call.command === "VERSION" || call.command === "STATUS") return runUngated(manager, call);
+  return call.command === "GC" ? gate.exclusive(() => runUngated(manager, call)) : gate.shared(() => runUngated(manager, call));
+}
+
+async function runUngated(manager: PodNetworkManager, call: CniCall): Promise<CallOutput> {
   switch (call.command) {
     case "VERSION":
       // We convert the default network's result to any version, so we speak them all.

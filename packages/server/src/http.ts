@@ -6,6 +6,7 @@ import type { PodNetworkManager } from "@tscni/runtime";
 import { CniError, ErrorCode } from "@tscni/spec";
 import { parseCniCall } from "./call.ts";
 import type { CniCall } from "./call.ts";
+import type { CommandGate } from "./gate.ts";
 import { runCniCall } from "./handle.ts";
 import { CNI_ENDPOINT, decodeRequest } from "./wire.ts";
 import type { WireResponse } from "./wire.ts";
@@ -20,12 +21,20 @@ function describe(call: CniCall | undefined, command: string | undefined): strin
   return call.containerID !== "" ? `${call.command} ${call.containerID} ${call.ifName}${pod}` : call.command;
 }
 
+/** What the endpoint serves with: the manager, the GC gate, and where request lines go. */
+export interface HttpContext {
+  readonly manager: PodNetworkManager;
+  readonly gate?: CommandGate;
+  readonly log?: (line: string) => void;
+}
+
 /**
  * Answers one HTTP request against the manager's default network.
  *
- * @example await handleHttp(new Request("http://localhost/cni", { method: "POST", body }), manager)
+ * @example await handleHttp(new Request("http://localhost/cni", { method: "POST", body }), { manager, gate })
  */
-export async function handleHttp(req: Request, manager: PodNetworkManager, log?: (line: string) => void): Promise<Response> {
+export async function handleHttp(req: Request, ctx: HttpContext): Promise<Response> {
+  const { manager, gate, log } = ctx;
   const path = new URL(req.url).pathname;
   if (path !== CNI_ENDPOINT) return new Response(`no endpoint ${path}; POST ${CNI_ENDPOINT}\n`, { status: 404 });
   if (req.method !== "POST") return new Response(`method ${req.method} not allowed; POST ${CNI_ENDPOINT}\n`, { status: 405, headers: { allow: "POST" } });
@@ -37,7 +46,7 @@ export async function handleHttp(req: Request, manager: PodNetworkManager, log?:
   let call: CniCall | undefined;
   try {
     call = parseCniCall(decoded.value);
-    const result = await runCniCall(manager, call);
+    const result = await runCniCall(manager, call, gate);
     log?.(`${describe(call, undefined)}: ok`);
     return json(result !== undefined ? { result } : {}, 200);
   } catch (err) {

@@ -7,6 +7,8 @@ export type { CniCall, CniCommand } from "./call.ts";
 export { runCniCall } from "./handle.ts";
 export type { CallOutput } from "./handle.ts";
 export { handleHttp } from "./http.ts";
+export type { HttpContext } from "./http.ts";
+export { CommandGate } from "./gate.ts";
 export { DEFAULT_SYNC_INTERVAL_MS, startDaemon } from "./daemon.ts";
 export type { CniDaemon, DaemonOptions } from "./daemon.ts";
 export { main as shimMain, socketPathFor } from "./shim.ts";
