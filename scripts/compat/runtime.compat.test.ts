@@ -9,13 +9,17 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { attachCycle } from "./_attach.ts";
+import type { Cycle } from "./_attach.ts";
 import { RECORD_ENV, installRecorder, readRecords } from "./_recorder.ts";
-import { announceSkip, buildGo, canonical, missingReference } from "./_reference.ts";
+import { OUR_BIN_DIR, REFERENCE_PLUGINS, announceSkip, buildGo, canonical, isRoot, missingReference } from "./_reference.ts";
 import { cnitoolContainerID, mustRun } from "./_runtimes.ts";
 import type { Runtime } from "./_runtimes.ts";
 
 const skip = missingReference({ plugins: false });
 announceSkip("runtime.compat.test.ts", skip);
+const skipKernel = skip ?? missingReference() ?? (isRoot() ? undefined : "not root (the kernel cases create network namespaces)");
+if (skip === undefined) announceSkip("runtime.compat.test.ts, real-kernel cases", skipKernel);
 
 const VERSIONS = ["1.0.0", "0.4.0"] as const;
 const NET = "tscni-compat-rec";
@@ -140,5 +144,33 @@ describe.skipIf(skip !== undefined)("plugins get the same requests from both run
       const del = reference[6] as { stdin: { prevResult?: { interfaces?: { name: string }[] } } };
       expect(del.stdin.prevResult?.interfaces?.[0]?.name).toBe("recorder-c");
     });
+  }
+});
+
+/** A cycle that left nothing behind and reached everything. */
+function expectClean(label: string, cycle: Cycle): void {
+  expect({ label, pings: cycle.pings }).toEqual({ label, pings: { "bridge v4": true, "bridge v6": true, "ptp v4": true } });
+  expect({ label, containers: cycle.leftInContainers }).toEqual({ label, containers: [["lo"], ["lo"]] });
+  expect({ label, host: cycle.leftOnHost, reservations: cycle.leftReservations, cache: cycle.leftCache }).toEqual({
+    label,
+    host: ["lo"],
+    reservations: [],
+    cache: [],
+  });
+}
+
+describe.skipIf(skipKernel !== undefined)("the runtimes swap on the real kernel", () => {
+  for (const version of VERSIONS) {
+    test(`libcni drives our plugins and we drive the reference plugins: ADD, CHECK, ping, DEL (${version})`, async () => {
+      const baseline = await attachCycle("reference", REFERENCE_PLUGINS, version);
+      expectClean("refcni over the reference plugins", baseline);
+      const refOverOurs = await attachCycle("reference", OUR_BIN_DIR, version);
+      expectClean("(a) refcni over our plugins", refOverOurs);
+      const oursOverRef = await attachCycle("ours", REFERENCE_PLUGINS, version);
+      expectClean("(b) our runtime over the reference plugins", oursOverRef);
+      // The results agree too (MACs, veth names and netns paths aside).
+      expect({ a: refOverOurs.results }).toEqual({ a: baseline.results });
+      expect({ b: oursOverRef.results }).toEqual({ b: baseline.results });
+    }, 120_000);
   }
 });
