@@ -31,7 +31,8 @@ interface Line {
 function generated(): Line[] {
   const lines: Line[] = [];
   for (const from of OLD_LIB_VERSIONS) {
-    const arb = from.startsWith("0.1") || from.startsWith("0.2") ? fc.oneof(result020(), result020(true)) : from === "1.0.0" ? result100() : result040();
+    const arb: fc.Arbitrary<object> =
+      from.startsWith("0.1") || from.startsWith("0.2") ? fc.oneof(result020(), result020(true)) : from === "1.0.0" ? result100() : result040();
     const samples = fc.sample(arb, { numRuns: PER_VERSION, seed: SEED + lines.length });
     samples.forEach((r, i) => {
       const result = toOldLibrary({ ...r, cniVersion: from });
