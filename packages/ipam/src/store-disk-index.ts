@@ -12,11 +12,15 @@
  * - it sits beside the store, not in it, so `<dataDir>/<network>/` holds exactly the
  *   reference's layout (SPEC.md 8.3), and `.tscni-index` can never be a network's
  *   directory: network names start with a letter or digit (VAL-1);
- * - what it cannot see: reservations the reference made for the same attachment, and
- *   legacy ID-only files. Only the duplicate-ADD check of `getByID` relies on it; DEL,
- *   CHECK misses and GC always read the reservation files themselves.
+ * - it knows when it may be stale: after each of our own changes (under the flock) the
+ *   store directory's mtime is set to a unique sentinel in the past and recorded in
+ *   `.synced`. Any change another implementation makes (the reference reserving or
+ *   releasing an address) sets the mtime to "now", which never equals the sentinel, so
+ *   the next lookup reads every reservation file once and rebuilds the index. A store with
+ *   legacy ID-only files is never marked fresh, so those are always found by a scan.
+ *   DEL and GC always read the reservation files themselves.
  */
-import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { type IP, formatIP, parseIP } from "./ip.ts";
 import { formatHolder } from "./store.ts";
@@ -29,6 +33,8 @@ export function indexDirOf(storeDir: string): string {
   return join(dirname(storeDir), INDEX_DIR, basename(storeDir));
 }
 const HEADER = "tscni attachment index v1";
+/** The file recording the store directory's mtime when the index was last complete. */
+const SYNCED = ".synced";
 
 let counter = 0;
 
@@ -65,6 +71,41 @@ export class AttachmentIndex {
   pathOf(id: string, ifname: string): string {
     const digest = new Bun.CryptoHasher("sha256").update(formatHolder(id, ifname)).digest("hex");
     return join(this.dir, digest);
+  }
+
+  /** True when the index names files that are not index entries (`.synced`, temp files). */
+  static isBookkeeping(name: string): boolean {
+    return name.startsWith(".") || name.startsWith("tmp.");
+  }
+
+  /** True when nothing but us changed the store since the index was last complete. */
+  isFresh(storeDir: string): boolean {
+    try {
+      const recorded = readFileSync(join(this.dir, SYNCED), "utf8");
+      return recorded === String(statSync(storeDir, { bigint: true }).mtimeNs);
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Records that the index is complete now: stamps the store directory's mtime with a
+   * sentinel a few seconds in the past (random microseconds), so that any later change by
+   * anyone else moves it to "now" and can never look like ours. Call under the store lock.
+   */
+  markFresh(storeDir: string): void {
+    const sentinel = Math.floor(Date.now() / 1000) - 5 + Math.floor(Math.random() * 999_999) / 1_000_000;
+    utimesSync(storeDir, new Date(), sentinel);
+    writeAtomic(this.dir, join(this.dir, SYNCED), String(statSync(storeDir, { bigint: true }).mtimeNs));
+  }
+
+  /** Forgets that the index was complete, so the next lookup scans. */
+  markStale(): void {
+    try {
+      unlinkSync(join(this.dir, SYNCED));
+    } catch {
+      // already stale
+    }
   }
 
   /** The addresses the index lists for (id, ifname); unverified. */

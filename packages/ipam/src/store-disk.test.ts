@@ -7,7 +7,7 @@ import { loadIPAMConfig } from "./config.ts";
 import { formatIP, parseIP } from "./ip.ts";
 import { collectGarbage } from "./maintenance.ts";
 import { DiskStore, openDiskStore } from "./store-disk.ts";
-import { indexDirOf } from "./store-disk-index.ts";
+import { AttachmentIndex, indexDirOf } from "./store-disk-index.ts";
 
 let root: string;
 let store: DiskStore;
@@ -84,10 +84,10 @@ describe("GC", () => {
     expect(files()).toEqual(["198.18.0.2", "last_reserved_ip.0", "lock"]);
     expect(await store.getByID("keep", "eth0")).toEqual([ip("198.18.0.2")]);
     expect(await store.getByID("keep", "eth1")).toEqual([]);
-    expect(readdirSync(indexDirOf(dir()))).toHaveLength(1);
+    expect(readdirSync(indexDirOf(dir())).filter((n) => !AttachmentIndex.isBookkeeping(n))).toHaveLength(1);
     await collectGarbage(store, []);
     expect(files()).toEqual(["last_reserved_ip.0", "lock"]);
-    expect(readdirSync(indexDirOf(dir()))).toHaveLength(0);
+    expect(readdirSync(indexDirOf(dir())).filter((n) => !AttachmentIndex.isBookkeeping(n))).toHaveLength(0);
   });
 });
 
@@ -102,7 +102,7 @@ describe("the attachment index", () => {
 
   test("never holds a file the reference could read as a reservation", async () => {
     await store.reserve("a", "eth0", ip("198.18.0.2"), "0");
-    for (const name of readdirSync(indexDirOf(dir()))) {
+    for (const name of readdirSync(indexDirOf(dir())).filter((n) => !AttachmentIndex.isBookkeeping(n))) {
       expect(parseIP(name)).toBeUndefined();
       const content = readFileSync(join(indexDirOf(dir()), name), "utf8").trim();
       expect(content).not.toBe("a\r\neth0");
@@ -123,4 +123,34 @@ test("two stores on one directory exclude each other through the lock", async ()
   expect(got).toBe(true);
   await other.unlock();
   await other.close();
+});
+
+describe("the index's freshness guard", () => {
+  const index = () => new AttachmentIndex(dir());
+
+  test("stays fresh across our own reservations and releases, so lookups need no scan", async () => {
+    expect(await store.getByID("a", "eth0")).toEqual([]); // the first lookup scans once
+    expect(index().isFresh(dir())).toBe(true);
+    await store.reserve("a", "eth0", ip("198.18.0.2"), "0");
+    expect(index().isFresh(dir())).toBe(true);
+    await store.releaseIP(ip("198.18.0.2"), "a", "eth0");
+    expect(index().isFresh(dir())).toBe(true);
+  });
+
+  test("goes stale when another implementation reserves, and the lookup then sees that reservation", async () => {
+    expect(await store.getByID("dup", "eth0")).toEqual([]);
+    expect(index().isFresh(dir())).toBe(true);
+    // What the reference host-local does: an exclusive create of `<ip>` with `<cid>\r\n<ifname>`.
+    writeFileSync(join(dir(), "198.18.0.7"), "dup\r\neth0", { mode: 0o600, flag: "wx" });
+    expect(index().isFresh(dir())).toBe(false);
+    expect((await store.getByID("dup", "eth0")).map(formatIP)).toEqual(["198.18.0.7"]);
+    expect(index().isFresh(dir())).toBe(true);
+  });
+
+  test("is never fresh while a legacy ID-only file exists, so lookups keep finding it", async () => {
+    writeFileSync(join(dir(), "198.18.0.9"), "old-cid", { mode: 0o600 });
+    expect((await store.getByID("old-cid", "eth0")).map(formatIP)).toEqual(["198.18.0.9"]);
+    expect(index().isFresh(dir())).toBe(false);
+    expect((await store.getByID("old-cid", "eth1")).map(formatIP)).toEqual(["198.18.0.9"]);
+  });
 });

@@ -65,6 +65,7 @@ export class DiskStore implements Store {
   }
 
   async reserve(id: string, ifname: string, ip: IP, rangeID: string): Promise<boolean> {
+    const wasFresh = this.index.isFresh(this.dir);
     const path = join(this.dir, formatIP(ip));
     let fd: number;
     try {
@@ -83,6 +84,7 @@ export class DiskStore implements Store {
     }
     writeAtomic(this.index.dir, join(this.dir, LAST_IP_PREFIX + rangeID), formatIP(ip));
     this.index.write(id, ifname, [...this.verified(id, ifname, this.index.read(id, ifname)), ip]);
+    if (wasFresh) this.index.markFresh(this.dir);
     return true;
   }
 
@@ -95,9 +97,11 @@ export class DiskStore implements Store {
   }
 
   async releaseIP(ip: IP, id: string, ifname: string): Promise<void> {
+    const wasFresh = this.index.isFresh(this.dir);
     const holder = this.holderOf(formatIP(ip));
     if (holder !== undefined && holdsExactly(holder, id, ifname)) unlinkQuietly(join(this.dir, formatIP(ip)));
     this.index.write(id, ifname, this.verified(id, ifname, this.index.read(id, ifname)));
+    if (wasFresh) this.index.markFresh(this.dir);
   }
 
   async releaseByID(id: string, ifname: string): Promise<void> {
@@ -106,11 +110,20 @@ export class DiskStore implements Store {
     const exact = all.filter((r) => holdsExactly(r.holder, id, ifname));
     const doomed = exact.length > 0 ? exact : all.filter((r) => holdsLegacy(r.holder, id));
     for (const r of doomed) unlinkQuietly(join(this.dir, formatIP(r.ip)));
-    this.index.write(id, ifname, []);
+    const left = all.filter((r) => !doomed.includes(r));
+    this.rebuildIndex(byHolder(left), !left.some((r) => r.holder.ifname === undefined));
   }
 
+  /**
+   * The addresses (id, ifname) holds, as upstream's `GetByID` (legacy ID-only files
+   * included). Reads only the index while nothing but us changed the store; otherwise
+   * every reservation file once, rebuilding the index.
+   */
   async getByID(id: string, ifname: string): Promise<IP[]> {
-    return this.verified(id, ifname, this.index.read(id, ifname));
+    if (this.index.isFresh(this.dir)) return this.verified(id, ifname, this.index.read(id, ifname));
+    const all = this.scan();
+    this.rebuildIndex(byHolder(all), !all.some((r) => r.holder.ifname === undefined));
+    return all.filter((r) => holdsExactly(r.holder, id, ifname) || holdsLegacy(r.holder, id)).map((r) => r.ip);
   }
 
   async findByID(id: string, ifname: string): Promise<boolean> {
@@ -128,9 +141,13 @@ export class DiskStore implements Store {
     const released: Reservation[] = [];
     const errors: string[] = [];
     const kept = new Map<string, { holder: Holder; ips: IP[] }>();
+    let legacyKept = false;
     for (const r of this.scan()) {
       if (isValid(r.holder)) {
-        if (r.holder.ifname === undefined) continue;
+        if (r.holder.ifname === undefined) {
+          legacyKept = true;
+          continue;
+        }
         const key = formatHolder(r.holder.id, r.holder.ifname);
         const entry = kept.get(key) ?? { holder: r.holder, ips: [] };
         entry.ips.push(r.ip);
@@ -144,7 +161,7 @@ export class DiskStore implements Store {
         errors.push(`failed to release ${formatIP(r.ip)}: ${err instanceof Error ? err.message : String(err)}`);
       }
     }
-    this.rebuildIndex([...kept.values()]);
+    this.rebuildIndex([...kept.values()], !legacyKept);
     return { released, errors };
   }
 
@@ -181,17 +198,20 @@ export class DiskStore implements Store {
     });
   }
 
-  private rebuildIndex(entries: readonly { holder: Holder; ips: IP[] }[]): void {
+  /** Rewrites the whole index from `entries`; marks it fresh when it is complete. */
+  private rebuildIndex(entries: readonly { holder: Holder; ips: IP[] }[], complete: boolean): void {
+    this.index.markStale();
     const wanted = new Set<string>();
     for (const { holder, ips } of entries) {
-      const ifname = holder.ifname ?? "";
-      wanted.add(this.index.pathOf(holder.id, ifname));
-      this.index.write(holder.id, ifname, ips);
+      if (holder.ifname === undefined) continue; // legacy files are found by scanning
+      wanted.add(this.index.pathOf(holder.id, holder.ifname));
+      this.index.write(holder.id, holder.ifname, ips);
     }
     for (const name of readdirSync(this.index.dir)) {
       const path = join(this.index.dir, name);
-      if (!wanted.has(path)) unlinkQuietly(path);
+      if (!wanted.has(path) && !AttachmentIndex.isBookkeeping(name)) unlinkQuietly(path);
     }
+    if (complete) this.index.markFresh(this.dir);
   }
 
   private fd(): number {
@@ -203,6 +223,18 @@ export class DiskStore implements Store {
 /** Opens the disk store of `network` under `dataDir` (creating the directory). */
 export function openDiskStore(dataDir: string, network: string): DiskStore {
   return DiskStore.open(dataDir, network);
+}
+
+/** Reservations grouped by their exact holder (legacy ID-only holders included as they are). */
+function byHolder(reservations: readonly Reservation[]): { holder: Holder; ips: IP[] }[] {
+  const groups = new Map<string, { holder: Holder; ips: IP[] }>();
+  for (const r of reservations) {
+    const key = formatHolder(r.holder.id, r.holder.ifname ?? "");
+    const entry = groups.get(key) ?? { holder: r.holder, ips: [] };
+    entry.ips.push(r.ip);
+    groups.set(key, entry);
+  }
+  return [...groups.values()];
 }
 
 function errorCode(err: unknown): string | undefined {
