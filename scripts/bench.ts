@@ -6,12 +6,19 @@
  * The outer process makes the namespaces (one host, 50 containers), then re-runs itself
  * inside the host namespace so that each timing is one plugin process, spawned directly,
  * as a runtime spawns it (no `ip netns exec` in the measured path).
+ *
+ * BENCH_CONTAINERS=N changes the 50. BENCH_REFERENCE=1 runs the reference Go plugins in
+ * /usr/lib/cni instead (CNI_PATH=/usr/lib/cni, cniVersion 1.0.0: they predate 1.1.0), so
+ * both are measured by the same harness on the same machine. BENCH_IPAM=0 skips the
+ * host-local allocation benchmark at the end.
  */
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-const BIN = new URL("../dist/bin", import.meta.url).pathname;
+const REFERENCE = process.env.BENCH_REFERENCE === "1";
+const BIN = REFERENCE ? "/usr/lib/cni" : new URL("../dist/bin", import.meta.url).pathname;
+const CNI_VERSION = REFERENCE ? "1.0.0" : "1.1.0";
 const N = Number(process.env.BENCH_CONTAINERS ?? 50);
 const PARALLEL = 10;
 
@@ -57,7 +64,7 @@ async function inner(): Promise<void> {
 
   for (const plugin of ["bridge", "ptp"]) {
     const config = {
-      cniVersion: "1.1.0",
+      cniVersion: CNI_VERSION,
       name: `bench-${plugin}`,
       type: plugin,
       ...(plugin === "bridge" ? { bridge: "tscnib0", isGateway: true } : {}),
@@ -110,20 +117,25 @@ async function inner(): Promise<void> {
   }
   rows.push(`| VERSION start-up | 100 | ${fmt(median(version))} | ${fmt(pct(version, 95))} |`);
   report["version.median"] = median(version);
-  const size = statSync(join(BIN, "cni")).size;
+  const size = statSync(join(BIN, REFERENCE ? "bridge" : "cni")).size;
   report.peakRssKiB = peakRss;
   report.binaryBytes = size;
 
+  console.log(`${REFERENCE ? "reference plugins in /usr/lib/cni" : "tscni"} (${BIN}), load average ${(await import("node:os")).loadavg().map((l) => l.toFixed(2)).join(" ")}\n`);
   console.log("| measurement | runs | median ms | p95 ms |\n|---|---|---|---|");
   console.log(rows.join("\n"));
   console.log(`\npeak RSS of any plugin process: ${(peakRss / 1024).toFixed(1)} MiB`);
-  console.log(`binary size: ${(size / 1024 / 1024).toFixed(1)} MiB`);
+  console.log(`binary size${REFERENCE ? " (bridge)" : ""}: ${(size / 1024 / 1024).toFixed(1)} MiB`);
   console.log(`\nJSON ${JSON.stringify(report)}`);
 }
 
 async function outer(): Promise<void> {
   if (process.getuid?.() !== 0) {
     console.error("bench: needs root (it creates throwaway network namespaces)");
+    process.exit(1);
+  }
+  if (REFERENCE && !existsSync(join(BIN, "bridge"))) {
+    console.error(`bench: BENCH_REFERENCE=1 needs the reference plugins in ${BIN}`);
     process.exit(1);
   }
   if (!existsSync(join(BIN, "bridge"))) {
@@ -148,7 +160,7 @@ async function outer(): Promise<void> {
     await set.cleanup();
     rmSync(dir, { recursive: true, force: true });
   }
-  if (existsSync(new URL("./bench-ipam.ts", import.meta.url).pathname)) {
+  if (process.env.BENCH_IPAM !== "0" && !REFERENCE && existsSync(new URL("./bench-ipam.ts", import.meta.url).pathname)) {
     console.log("\nhost-local allocation (scripts/bench-ipam.ts):");
     Bun.spawnSync([process.execPath, "run", new URL("./bench-ipam.ts", import.meta.url).pathname], { stdout: "inherit", stderr: "inherit" });
   }

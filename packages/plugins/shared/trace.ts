@@ -1,0 +1,56 @@
+/**
+ * Phase timings of one plugin invocation on stderr, for finding where an ADD's time goes
+ * (docs/PERFORMANCE.md): `TSCNI_TRACE=1` wraps the Kernel port and the IPAM delegate so
+ * that every call prints when it started (ms since the process started) and how long it
+ * took. Off by default; the plugin path pays nothing when it is off.
+ */
+import type { Kernel } from "@tscni/kernel";
+import type { Ipam, IpamFactory } from "./ipam.ts";
+
+/** Prints timed phases. */
+export interface Tracer {
+  /** Prints a point in time. */
+  mark(label: string): void;
+  /** Runs `work`, printing its start and duration. */
+  span<T>(label: string, work: () => Promise<T>): Promise<T>;
+}
+
+/** A tracer writing to `write` when `env.TSCNI_TRACE` is `1`, else undefined. */
+export function createTracer(env: Readonly<Record<string, string | undefined>>, write: (s: string) => void): Tracer | undefined {
+  if (env.TSCNI_TRACE !== "1") return undefined;
+  // performance.now() counts from the process's start, so start-up shows as the first offset.
+  const line = (at: number, label: string, took?: number) =>
+    write(`[tscni] ${at.toFixed(2).padStart(8)} ms ${took === undefined ? "" : `${took.toFixed(2).padStart(7)} ms `}${label}\n`);
+  return {
+    mark: (label) => line(performance.now(), label),
+    async span(label, work) {
+      const t0 = performance.now();
+      try {
+        return await work();
+      } finally {
+        line(t0, label, performance.now() - t0);
+      }
+    },
+  };
+}
+
+/** The kernel with every call traced. */
+export function tracedKernel(k: Kernel, t: Tracer): Kernel {
+  return {
+    apply: (batch) => t.span(`kernel.apply ${batch.length} ops: ${[...new Set(batch.map((o) => o.op))].join(",")}`, () => k.apply(batch)),
+    netnsExists: (ns) => t.span(`kernel.netnsExists ${ns}`, () => k.netnsExists(ns)),
+    links: (ns) => t.span(`kernel.links ${ns}`, () => k.links(ns)),
+    addresses: (ns, dev) => t.span(`kernel.addresses ${ns} ${dev ?? ""}`, () => k.addresses(ns, dev)),
+    routes: (ns, family) => t.span(`kernel.routes ${ns} ${family ?? ""}`, () => k.routes(ns, family)),
+    sysctl: (ns, key) => t.span(`kernel.sysctl ${ns} ${key}`, () => k.sysctl(ns, key)),
+  };
+}
+
+/** The IPAM factory with every command traced. */
+export function tracedIpam(f: IpamFactory, t: Tracer): IpamFactory {
+  return (type, args) => {
+    const ipam = f(type, args);
+    const wrap = <K extends keyof Ipam>(name: K): Ipam[K] => (() => t.span(`ipam.${name} ${type}`, () => ipam[name]() as Promise<never>)) as Ipam[K];
+    return { add: wrap("add"), check: wrap("check"), del: wrap("del"), status: wrap("status"), gc: wrap("gc") };
+  };
+}
