@@ -1,9 +1,10 @@
 /**
- * Differential test: the same random batches applied to the FakeKernel and to the Linux
- * driver (inside throwaway namespaces) fail alike (kind and op index) and leave the same
- * observable state: links with kind, up, mtu, master and port flags; addresses; main-table
- * routes; the sysctls the batches set. MACs, indexes and IPv6 link-local state (timing
- * dependent in the kernel) are left out. Root only; CI runs it as root.
+ * Differential test: the same random batches applied to the FakeKernel and to each Linux
+ * driver, `ip -batch` and rtnetlink (inside throwaway namespaces), fail alike (kind and op
+ * index) and leave the same observable state: links with kind, up, mtu, master and port
+ * flags; addresses; main-table routes; the sysctls the batches set. MACs, indexes and
+ * IPv6 link-local state (timing dependent in the kernel) are left out. Root only; CI runs
+ * it as root.
  *
  * VLAN links and bridge VLAN filtering are not generated: kernels built without 8021q or
  * CONFIG_BRIDGE_VLAN_FILTERING (such as the one this was written on) refuse them.
@@ -19,6 +20,7 @@ import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { HOST, KernelError, type Kernel, type KernelBatch, type KernelOp, type Netns } from "@tscni/kernel";
 import { createLinuxKernel } from "@tscni/kernel/linux";
+import { createNetlinkKernel } from "@tscni/kernel/netlink";
 import { canUseRealKernel, createThrowawayNetns, deleteThrowawayNetns } from "@tscni/kernel/testing";
 import { FakeKernel } from "./fake-kernel.ts";
 
@@ -112,7 +114,12 @@ async function outcome(k: Kernel, batch: KernelBatch): Promise<string> {
   }
 }
 
-describe.skipIf(!root)("FakeKernel and the Linux driver", () => {
+const DRIVERS = [
+  ["iproute2", createLinuxKernel],
+  ["netlink", createNetlinkKernel],
+] as const;
+
+describe.skipIf(!root).each(DRIVERS)("FakeKernel and the %s Linux driver", (_, createKernel) => {
   test("random batches fail alike and leave the same observable state", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.array(op, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 3 }), async (batches) => {
@@ -121,7 +128,7 @@ describe.skipIf(!root)("FakeKernel and the Linux driver", () => {
         try {
           const fake = new FakeKernel();
           fake.addNetns(ctr.path);
-          const linux = createLinuxKernel({ host: host.path });
+          const linux = createKernel({ host: host.path });
           for (const b of batches) {
             const batch = place(b, ctr.path);
             const [want, got] = [await outcome(fake, batch), await outcome(linux, batch)];

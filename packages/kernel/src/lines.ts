@@ -32,6 +32,11 @@ export function isSysctlKey(key: string): boolean {
   return /^[A-Za-z0-9_-]+([./][A-Za-z0-9_@+=-][A-Za-z0-9_.@+=-]*)*$/.test(key);
 }
 
+/** The /proc/sys file of a dotted (or `/` separated) sysctl key. */
+export function sysctlPath(key: string): string {
+  return `/proc/sys/${key.includes("/") ? key : key.replaceAll(".", "/")}`;
+}
+
 const onOff = (b: boolean): string => (b ? "on" : "off");
 
 /** The `netns` argument for `to`, as seen from inside `from`; undefined when they are the same. */

@@ -5,8 +5,10 @@
  */
 import type { PluginDefinition } from "@tscni/skel";
 import { createLinuxKernel } from "@tscni/kernel/linux";
+import { createNetlinkKernel } from "@tscni/kernel/netlink";
 import { delegatingIpam, invokeExec } from "./ipam.ts";
 import type { PluginPorts } from "./ports.ts";
+import { createTracer, tracedIpam, tracedKernel } from "./trace.ts";
 import { cryptoBytes } from "./veth.ts";
 
 /** IPAM plugins this binary carries, by type: loaded only when a network uses them in process. */
@@ -16,15 +18,22 @@ export const IN_PROCESS_IPAM: Readonly<Record<string, () => Promise<PluginDefini
 
 /** The real ports for one plugin invocation with environment `env` and stderr `stderr`. */
 export function realPorts(env: Readonly<Record<string, string | undefined>>, stderr: (s: string) => void): PluginPorts {
+  // rtnetlink by default; TSCNI_KERNEL=iproute2 falls back to `ip -batch` processes.
+  const kernel = env.TSCNI_KERNEL === "iproute2" ? createLinuxKernel() : createNetlinkKernel();
+  const ipam = delegatingIpam({
+    env,
+    selfPath: process.execPath,
+    inProcess: IN_PROCESS_IPAM,
+    findInPath: async (name, paths) => (await import("@tscni/invoke")).findInPath(name, paths),
+    exec: invokeExec,
+  });
+  // TSCNI_TRACE=1: every kernel and IPAM call timed on stderr (docs/PERFORMANCE.md).
+  const trace = createTracer(env, stderr);
+  trace?.mark("plugin code loaded");
+  if (trace !== undefined) process.once("exit", () => trace.mark("exit"));
   return {
-    kernel: createLinuxKernel(),
-    ipam: delegatingIpam({
-      env,
-      selfPath: process.execPath,
-      inProcess: IN_PROCESS_IPAM,
-      findInPath: async (name, paths) => (await import("@tscni/invoke")).findInPath(name, paths),
-      exec: invokeExec,
-    }),
+    kernel: trace === undefined ? kernel : tracedKernel(kernel, trace),
+    ipam: trace === undefined ? ipam : tracedIpam(ipam, trace),
     random: cryptoBytes,
     sleep: (ms) => Bun.sleep(ms),
     warn: (msg) => stderr(`${msg}\n`),

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { KernelError, type Kernel } from "../kernel.ts";
 import { HOST, type KernelBatch } from "../ops.ts";
+import { createNetlinkKernel } from "../netlink/driver.ts";
 import { createLinuxKernel } from "./driver.ts";
 import { canUseRealKernel, createThrowawayNetns, deleteThrowawayNetns, type ThrowawayNetns } from "./throwaway.ts";
 
@@ -23,7 +24,13 @@ async function failure(p: Promise<unknown>): Promise<KernelError> {
   throw new Error("expected a KernelError");
 }
 
-describe.skipIf(!root)("createLinuxKernel on the real kernel", () => {
+// Both drivers of the port, judged by the same examples: `ip -batch` processes and rtnetlink.
+const DRIVERS = [
+  ["createLinuxKernel", createLinuxKernel],
+  ["createNetlinkKernel", createNetlinkKernel],
+] as const;
+
+describe.skipIf(!root).each(DRIVERS)("%s on the real kernel", (_, createKernel) => {
   let host: ThrowawayNetns | undefined;
   let ctr: ThrowawayNetns | undefined;
   let k: Kernel;
@@ -33,7 +40,7 @@ describe.skipIf(!root)("createLinuxKernel on the real kernel", () => {
     host = createThrowawayNetns("k");
     ctr = createThrowawayNetns("k");
     C = ctr.path;
-    k = createLinuxKernel({ host: host.path });
+    k = createKernel({ host: host.path });
   });
   afterAll(() => {
     deleteThrowawayNetns(host);

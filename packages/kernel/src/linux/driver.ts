@@ -4,7 +4,7 @@
  * /proc/sys inside the namespace, and reads state through `ip -json`.
  */
 import { KernelError, type AddrInfo, type Kernel, type LinkInfo, type RouteInfo } from "../kernel.ts";
-import { isSysctlKey } from "../lines.ts";
+import { isSysctlKey, sysctlPath } from "../lines.ts";
 import { HOST, type KernelBatch, type KernelOp, type Netns } from "../ops.ts";
 import { resolveHost, segmentBatch, type Segment } from "../segments.ts";
 import { classify, reason, segmentError } from "./errors.ts";
@@ -23,10 +23,7 @@ export interface LinuxKernelOptions {
   netnsSwitch?: "setns" | "nsenter";
 }
 
-/** The /proc/sys file of a dotted (or `/` separated) sysctl key. */
-export function sysctlPath(key: string): string {
-  return `/proc/sys/${key.includes("/") ? key : key.replaceAll(".", "/")}`;
-}
+export { sysctlPath };
 
 /** Namespaces an op names besides its own (a veth's peer side, a move's target). */
 function otherNs(op: KernelOp): Netns | undefined {

@@ -32,7 +32,7 @@ describe.skipIf(!root)("HOST on the real kernel", () => {
   });
   afterAll(() => made.forEach(deleteThrowawayNetns));
 
-  for (const mode of ["setns", "nsenter"] as const) {
+  for (const mode of ["setns", "nsenter", "netlink"] as const) {
     test(`with ${mode}, a veth made in a container puts its peer in the process's own namespace`, async () => {
       const batch: KernelBatch = [
         { op: "veth.add", ns: ctr.path, name: `c-${mode}`, peer: { name: `h-${mode}`, ns: HOST } },

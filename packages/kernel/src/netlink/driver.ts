@@ -1,0 +1,195 @@
+/**
+ * The netlink driver of the {@link Kernel} port (ARCHITECTURE.md "The kernel seam"): the
+ * same operations and reads as the iproute2 driver (linux/driver.ts), spoken to the kernel
+ * over rtnetlink sockets through bun:ffi instead of through `ip` processes. A socket is
+ * created inside its namespace (setns around socket() only) and closed when the call
+ * ends, so no namespace outlives its deletion because of us. Failures carry the kind,
+ * op index and message text the iproute2 driver gives for the same op.
+ */
+import { KernelError, type AddrInfo, type Kernel, type LinkInfo, type RouteInfo } from "../kernel.ts";
+import { isSysctlKey, renderOp, sysctlPath } from "../lines.ts";
+import { HOST, type KernelBatch, type KernelOp, type Netns } from "../ops.ts";
+import { resolveHost } from "../segments.ts";
+import { classify, reason } from "../linux/errors.ts";
+import { isNetnsFile, requireNetns } from "../linux/runner.ts";
+import * as K from "./constants.ts";
+import { decodeAddrs, decodeLinks, decodeRoutes, rawLink, type RawLink } from "./decode.ts";
+import { encodeOp, Refused, type EncodeContext } from "./encode.ts";
+import { libc, type Libc } from "./libc.ts";
+import { homeFd, openNetns, readSysctlFile, within, writeSysctlFile } from "./netns.ts";
+import { NetlinkError, NetlinkSocket } from "./socket.ts";
+import { MessageBuilder } from "./wire.ts";
+
+/** Options of {@link createNetlinkKernel}. */
+export interface NetlinkKernelOptions {
+  /** The netns path that {@link HOST} stands for; default the namespace this process runs in. */
+  host?: string;
+}
+
+/** Namespaces an op names besides its own (a veth's peer side, a move's target). */
+function otherNs(op: KernelOp): Netns | undefined {
+  if (op.op === "veth.add") return op.peer.ns;
+  if (op.op === "link.move") return op.to;
+  return undefined;
+}
+
+/** The text iproute2 would print for a failure, for classify() and reason(). */
+function failureText(e: unknown): string | undefined {
+  if (e instanceof Refused) return e.text;
+  if (e instanceof NetlinkError) return e.iproute2Text;
+  return undefined;
+}
+
+const linkDump = () => new MessageBuilder(K.RTM_GETLINK, K.NLM_F_REQUEST | K.NLM_F_DUMP).fixed(16, () => {}).u32(K.IFLA_EXT_MASK, K.RTEXT_FILTER_SKIP_STATS);
+
+/** Sockets (and namespace fds) of one call, closed together when it ends. */
+class Session {
+  private readonly sockets = new Map<string, NetlinkSocket>();
+  private readonly fds = new Map<string, number>();
+  constructor(
+    private readonly c: Libc,
+    private readonly where: (ns: Netns) => string | undefined,
+  ) {}
+
+  socket(ns: Netns): NetlinkSocket {
+    const path = this.where(ns);
+    const key = path ?? "";
+    let s = this.sockets.get(key);
+    if (s === undefined) {
+      s = within(this.c, path, () => NetlinkSocket.open(this.c));
+      this.sockets.set(key, s);
+    }
+    return s;
+  }
+
+  nsFd(ns: Netns): number {
+    const path = this.where(ns);
+    if (path === undefined) return homeFd(this.c);
+    let fd = this.fds.get(path);
+    if (fd === undefined) {
+      fd = openNetns(this.c, path);
+      this.fds.set(path, fd);
+    }
+    return fd;
+  }
+
+  links(ns: Netns): RawLink[] {
+    return this.socket(ns).request(linkDump(), K.RTM_NEWLINK).map(rawLink);
+  }
+
+  close(): void {
+    for (const s of this.sockets.values()) s.close();
+    for (const fd of this.fds.values()) this.c.close(fd);
+  }
+}
+
+/** Creates the driver; bun:ffi and libc load on the first call. */
+export function createNetlinkKernel(opts: NetlinkKernelOptions = {}): Kernel {
+  const where = (ns: Netns): string | undefined => (ns === HOST ? opts.host : ns);
+
+  async function session<T>(work: (s: Session, c: Libc) => T): Promise<T> {
+    const c = await libc();
+    const s = new Session(c, where);
+    try {
+      return work(s, c);
+    } finally {
+      s.close();
+    }
+  }
+
+  function read<T>(ns: Netns, what: string, work: (s: Session) => T): Promise<T> {
+    return session((s) => {
+      const path = where(ns);
+      if (path !== undefined) requireNetns(path);
+      try {
+        return work(s);
+      } catch (e) {
+        const text = failureText(e);
+        if (text === undefined) throw e;
+        throw new KernelError(classify(text), `ip ${what}: ${reason(text)}`);
+      }
+    });
+  }
+
+  function applyOne(s: Session, c: Libc, op: KernelOp, index: number, hostRef: string): void {
+    const ns = where(op.ns);
+    const other = otherNs(op);
+    // A namespace named by an op must exist: stop there, after the ops before it.
+    if (other !== undefined && other !== HOST && !isNetnsFile(other)) throw new KernelError("netns-gone", `netns "${other}" does not exist`, index);
+    if (ns !== undefined && !isNetnsFile(ns)) throw new KernelError("netns-gone", `netns "${ns}" does not exist`, index);
+    if (op.op === "sysctl.set") {
+      try {
+        writeSysctlFile(c, ns, sysctlPath(op.key), op.value);
+      } catch (e) {
+        if (e instanceof KernelError) throw new KernelError(e.kind, `sysctl "${op.key}": ${e.message}`, index);
+        throw e;
+      }
+      return;
+    }
+    const sock = s.socket(op.ns);
+    const ctx: EncodeContext = {
+      index: (name) => {
+        const m = new MessageBuilder(K.RTM_GETLINK, K.NLM_F_REQUEST | K.NLM_F_ACK).fixed(16, () => {}).str(K.IFLA_IFNAME, name).u32(K.IFLA_EXT_MASK, K.RTEXT_FILTER_SKIP_STATS);
+        try {
+          const [reply] = sock.request(m, K.RTM_NEWLINK);
+          if (reply !== undefined) return reply.getInt32(4, true);
+        } catch (e) {
+          if (!(e instanceof NetlinkError)) throw e;
+        }
+        throw new Refused(`Cannot find device "${name}"`);
+      },
+      nsFd: (n) => s.nsFd(n),
+    };
+    try {
+      sock.request(encodeOp(op, ctx));
+    } catch (e) {
+      const text = failureText(e);
+      if (text === undefined) throw e;
+      const { tool, line } = renderOp(op, hostRef);
+      throw new KernelError(classify(text), `${tool} ${line}: ${reason(text)}`, index);
+    }
+  }
+
+  return {
+    apply: (batch: KernelBatch) =>
+      session((s, c) => {
+        const ops = opts.host === undefined ? batch : resolveHost(batch, opts.host);
+        const hostRef = `/proc/${process.pid}/fd/${homeFd(c)}`;
+        // Like the iproute2 driver, refuse a batch with an unrenderable op before applying any.
+        ops.forEach((op, i) => {
+          try {
+            renderOp(op, hostRef);
+          } catch (e) {
+            if (e instanceof KernelError) throw new KernelError(e.kind, e.message, i);
+            throw e;
+          }
+        });
+        ops.forEach((op, i) => applyOne(s, c, op, i, hostRef));
+      }),
+    async netnsExists(ns: Netns): Promise<boolean> {
+      const path = where(ns);
+      return path === undefined || isNetnsFile(path);
+    },
+    links: (ns: Netns): Promise<LinkInfo[]> => read(ns, "-details link show", (s) => decodeLinks(s.links(ns))),
+    addresses: (ns: Netns, dev?: string): Promise<AddrInfo[]> =>
+      read(ns, "addr show", (s) => {
+        const links = s.links(ns);
+        const dump = new MessageBuilder(K.RTM_GETADDR, K.NLM_F_REQUEST | K.NLM_F_DUMP).fixed(8, () => {});
+        const all = decodeAddrs(s.socket(ns).request(dump, K.RTM_NEWADDR), links);
+        return dev === undefined ? all : all.filter((a) => a.dev === dev);
+      }),
+    routes: (ns: Netns, family?: 4 | 6): Promise<RouteInfo[]> =>
+      read(ns, "route show table main", (s) => {
+        const links = s.links(ns);
+        const families: (4 | 6)[] = family === undefined ? [4, 6] : [family];
+        return families.flatMap((f) => {
+          const dump = new MessageBuilder(K.RTM_GETROUTE, K.NLM_F_REQUEST | K.NLM_F_DUMP).fixed(12, (v, at) => v.setUint8(at, f === 4 ? K.AF_INET : K.AF_INET6));
+          return decodeRoutes(s.socket(ns).request(dump, K.RTM_NEWROUTE), f, links);
+        });
+      }),
+    async sysctl(ns: Netns, key: string): Promise<string | undefined> {
+      if (!isSysctlKey(key)) throw new KernelError("invalid", `invalid sysctl key "${key}"`);
+      return readSysctlFile(await libc(), where(ns), sysctlPath(key))?.replace(/\n$/, "");
+    },
+  };
+}
