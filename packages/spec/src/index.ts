@@ -24,6 +24,8 @@ export type {
 } from "./types.ts";
 export { canonicalCIDR, canonicalIP, formatCIDR, formatIP, ipFamily, isIPv4, parseCIDR, parseIP } from "./ip.ts";
 export type { ParsedCIDR } from "./ip.ts";
+export * as ipnet from "./ipnet/index.ts";
+export type { Family, IP, IPNet } from "./ipnet/index.ts";
 export { FAMILY_VERSIONS, isResult020, isResult040, isResult100, resultFamily } from "./family.ts";
 export { createResult, parseResult } from "./parse.ts";
 export { convertResult } from "./convert.ts";
