@@ -11,7 +11,7 @@ import fc from "fast-check";
 import { allocate, release } from "./allocate.ts";
 import { allocationAddress } from "./allocator.ts";
 import { type IPAMConfig, loadIPAMConfig } from "./config.ts";
-import { type IP, formatIP, ipEqual, nextIP } from "./ip.ts";
+import { type IP, formatIP, ipEqual, nextIP } from "@tscni/spec/ipnet";
 import { collectGarbage } from "./maintenance.ts";
 import { type RangeSet, rangeSetString } from "./range-set.ts";
 import { MemoryStore } from "./store-memory.ts";

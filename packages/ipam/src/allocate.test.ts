@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { allocate, release } from "./allocate.ts";
 import { allocationAddress } from "./allocator.ts";
 import { type IPAMConfig, loadIPAMConfig } from "./config.ts";
-import { formatIP, parseIP } from "./ip.ts";
+import { formatIP, parseIP } from "@tscni/spec/ipnet";
 import { MemoryStore } from "./store-memory.ts";
 
 function conf(ipam: Record<string, unknown>, extra: Record<string, unknown> = {}, envIP?: string): IPAMConfig {

@@ -5,7 +5,7 @@
  */
 import { type Allocation, IPAllocator } from "./allocator.ts";
 import type { IPAMConfig } from "./config.ts";
-import { type IP, formatIP, ipKey } from "./ip.ts";
+import { type IP, formatIP } from "@tscni/spec/ipnet";
 import { type Outcome, fail, ok } from "./outcome.ts";
 import { rangeSetContains } from "./range-set.ts";
 import type { Store } from "./store.ts";
@@ -19,12 +19,12 @@ import type { Store } from "./store.ts";
  */
 export async function allocate(conf: IPAMConfig, store: Store, id: string, ifname: string): Promise<Outcome<Allocation[]>> {
   const pending = new Map<string, IP>();
-  for (const ip of conf.requestedIPs) pending.set(ipKey(ip), ip);
+  for (const ip of conf.requestedIPs) pending.set(formatIP(ip), ip);
   const done: Allocation[] = [];
   for (const [idx, set] of conf.ranges.entries()) {
     const allocator = new IPAllocator(set, store, String(idx));
     const requested = [...pending.values()].find((ip) => rangeSetContains(set, ip));
-    if (requested !== undefined) pending.delete(ipKey(requested));
+    if (requested !== undefined) pending.delete(formatIP(requested));
     const got = await allocator.get(id, ifname, requested);
     if (!got.ok) {
       await undo(store, done, id, ifname);

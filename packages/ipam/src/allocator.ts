@@ -2,7 +2,7 @@
  * The allocator of one range set over a Store (`allocator.IPAllocator`): a requested
  * address, or the next free one in round-robin order.
  */
-import { type IP, formatIP, ipEqual } from "./ip.ts";
+import { type IP, formatIP, ipEqual } from "@tscni/spec/ipnet";
 import { type Outcome, fail, ok } from "./outcome.ts";
 import { RangeIter } from "./range-iter.ts";
 import { type RangeSet, rangeFor, rangeSetContains, rangeSetString } from "./range-set.ts";

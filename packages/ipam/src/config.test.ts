@@ -1,7 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { parseCIDR } from "./cidr.ts";
 import { type IPAMConfig, loadIPAMConfig } from "./config.ts";
-import { formatIP, parseIP } from "./ip.ts";
+import { formatIP, parseCIDR, parseIP } from "@tscni/spec/ipnet";
 import { canonicalizeRange, rangeString } from "./range.ts";
 import { canonicalizeRangeSet } from "./range-set.ts";
 

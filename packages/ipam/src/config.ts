@@ -4,8 +4,7 @@
  */
 import type { Route } from "@tscni/spec";
 import { versionAtLeast } from "@tscni/spec";
-import { parseCIDR } from "./cidr.ts";
-import { type IP, formatIP, parseIP } from "./ip.ts";
+import { type IP, formatIP, parseCIDR, parseIP } from "@tscni/spec/ipnet";
 import { type Outcome, fail, ok } from "./outcome.ts";
 import type { RangeInput } from "./range.ts";
 import { type RangeSet, canonicalizeRangeSet, rangeSetFamily, rangeSetsOverlap } from "./range-set.ts";

@@ -1,12 +1,9 @@
 export { allocate, release } from "./allocate.ts";
 export { IPAllocator, allocationAddress } from "./allocator.ts";
 export type { Allocation } from "./allocator.ts";
-export { formatCIDR, lastAddress, netContains, networkAddress, parseCIDR, parseIPMaybePrefix } from "./cidr.ts";
-export type { IPNet } from "./cidr.ts";
 export { DEFAULT_DATA_DIR, loadIPAMConfig, loadStoreLocation } from "./config.ts";
 export type { IPAMConfig, StoreLocation } from "./config.ts";
-export { compareIP, familyBits, formatIP, ipEqual, ipKey, nextIP, parseIP, prevIP } from "./ip.ts";
-export type { Family, IP } from "./ip.ts";
+export { parseIPMaybePrefix } from "./ip-or-cidr.ts";
 export { checkCapacity, collectGarbage } from "./maintenance.ts";
 export { fail, ok } from "./outcome.ts";
 export type { Outcome } from "./outcome.ts";

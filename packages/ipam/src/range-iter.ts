@@ -5,7 +5,7 @@
  * when it comes back to where it started. A crash-looping container therefore does not
  * get the same address again until the whole set has been used.
  */
-import { type IP, ipEqual, nextIP } from "./ip.ts";
+import { type IP, ipEqual, nextIP } from "@tscni/spec/ipnet";
 import type { Range } from "./range.ts";
 import { type RangeSet, rangeFor } from "./range-set.ts";
 

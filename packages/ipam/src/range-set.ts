@@ -2,7 +2,7 @@
  * A range set (`allocator/range_set.go`): a pool of ranges of one family from which one
  * address is allocated.
  */
-import type { IP } from "./ip.ts";
+import type { IP } from "@tscni/spec/ipnet";
 import { type Outcome, fail, ok } from "./outcome.ts";
 import { type Range, type RangeInput, canonicalizeRange, rangeContains, rangeString, rangesOverlap } from "./range.ts";
 

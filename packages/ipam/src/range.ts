@@ -2,8 +2,7 @@
  * One allocation range (`allocator/range.go`): a subnet and, within it, the inclusive
  * bounds [rangeStart, rangeEnd] and a gateway that the iterator skips.
  */
-import { type IPNet, formatCIDR, lastAddress, netContains, networkAddress } from "./cidr.ts";
-import { type IP, compareIP, formatIP, ipEqual, nextIP } from "./ip.ts";
+import { type IP, type IPNet, compareIP, contains, familyBits, formatCIDR, formatIP, ipEqual, lastAddress, networkAddress, nextIP } from "@tscni/spec/ipnet";
 import { type Outcome, fail, ok } from "./outcome.ts";
 
 /** A range as configured: only the subnet is required. */
@@ -32,9 +31,10 @@ export interface Range {
 export function canonicalizeRange(input: RangeInput): Outcome<Range> {
   const { subnet } = input;
   // Can't allocate from a network with no host addresses, e.g. a /31 or /32.
-  if (subnet.prefix > subnet.maskBits - 2) return fail(`Network ${formatCIDR(subnet)} too small to allocate from`);
-  const bits = subnet.ip.family === 4 ? 32 : 128;
-  if (bits !== subnet.maskBits) return fail("IPNet IP and Mask version mismatch");
+  const maskBits = subnet.bits ?? familyBits(subnet.ip.family);
+  if (subnet.prefix > maskBits - 2) return fail(`Network ${formatCIDR(subnet)} too small to allocate from`);
+  // A CIDR in IPv6 syntax keeps a 128-bit mask even when its address is IPv4-mapped.
+  if (familyBits(subnet.ip.family) !== maskBits) return fail("IPNet IP and Mask version mismatch");
   const network = networkAddress(subnet);
   if (!ipEqual(network, subnet.ip)) {
     return fail(`Network has host bits set. For a subnet mask of length ${subnet.prefix} the network address is ${formatIP(network)}`);
@@ -69,7 +69,7 @@ function defaultRangeEnd(subnet: IPNet): IP {
  * rangeStart.
  */
 export function rangeContains(r: Range, ip: IP, bounds: boolean | "start" = true): boolean {
-  if (!netContains(r.subnet, ip)) return false;
+  if (!contains(r.subnet, ip)) return false;
   if (bounds === false) return true;
   if (compareIP(ip, r.rangeStart) < 0) return false;
   return bounds === "start" || compareIP(ip, r.rangeEnd) <= 0;

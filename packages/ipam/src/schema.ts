@@ -4,8 +4,8 @@
  * parsed here, at the boundary, with the messages Go's text unmarshallers give.
  */
 import * as v from "valibot";
-import { type IPNet, parseCIDR, parseIPMaybePrefix } from "./cidr.ts";
-import { type IP, parseIP } from "./ip.ts";
+import { type IP, type IPNet, parseCIDR, parseIP } from "@tscni/spec/ipnet";
+import { parseIPMaybePrefix } from "./ip-or-cidr.ts";
 import { type Outcome, fail, ok } from "./outcome.ts";
 
 /** A `net.IP` field: an empty string means unset, as Go's `UnmarshalText` treats it. */

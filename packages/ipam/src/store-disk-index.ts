@@ -22,7 +22,7 @@
  */
 import { mkdirSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { type IP, formatIP, parseIP } from "./ip.ts";
+import { type IP, formatIP, parseIP } from "@tscni/spec/ipnet";
 import { formatHolder } from "./store.ts";
 
 /** The index directory's name inside the data dir, beside the networks' directories. */

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { allocate, release } from "./allocate.ts";
 import { loadIPAMConfig } from "./config.ts";
-import { formatIP, parseIP } from "./ip.ts";
+import { formatIP, parseIP } from "@tscni/spec/ipnet";
 import { collectGarbage } from "./maintenance.ts";
 import { DiskStore, openDiskStore } from "./store-disk.ts";
 import { AttachmentIndex, indexDirOf } from "./store-disk-index.ts";

@@ -15,7 +15,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, readdirSync, unlinkSync, 
 import { join } from "node:path";
 import type { Attachment } from "@tscni/spec";
 import { lockExclusive, unlockFd } from "./flock.ts";
-import { type IP, formatIP, ipEqual, parseIP } from "./ip.ts";
+import { type IP, formatIP, ipEqual, parseIP } from "@tscni/spec/ipnet";
 import { AttachmentIndex, writeAtomic } from "./store-disk-index.ts";
 import {
   type GcReport,

@@ -3,7 +3,7 @@
  * store is checked against, and a store for in-process tests.
  */
 import type { Attachment } from "@tscni/spec";
-import { type IP, ipKey } from "./ip.ts";
+import { type IP, formatIP } from "@tscni/spec/ipnet";
 import { type GcReport, type Holder, type Reservation, type Store, holderValidator, holdsExactly, holdsLegacy } from "./store.ts";
 
 /** A Store held in maps; `lock` serialises callers within the process. */
@@ -17,7 +17,7 @@ export class MemoryStore implements Store {
 
   /** Seeds a reservation as an older host-local would have written it (ID only). */
   seedLegacy(ip: IP, id: string): void {
-    this.reservations.set(ipKey(ip), { ip, holder: { id: id.trim() } });
+    this.reservations.set(formatIP(ip), { ip, holder: { id: id.trim() } });
   }
 
   async lock(): Promise<void> {
@@ -37,8 +37,8 @@ export class MemoryStore implements Store {
   async close(): Promise<void> {}
 
   async reserve(id: string, ifname: string, ip: IP, rangeID: string): Promise<boolean> {
-    if (this.reservations.has(ipKey(ip))) return false;
-    this.reservations.set(ipKey(ip), { ip, holder: { id: id.trim(), ifname } });
+    if (this.reservations.has(formatIP(ip))) return false;
+    this.reservations.set(formatIP(ip), { ip, holder: { id: id.trim(), ifname } });
     this.lastReserved.set(rangeID, ip);
     return true;
   }
@@ -48,8 +48,8 @@ export class MemoryStore implements Store {
   }
 
   async releaseIP(ip: IP, id: string, ifname: string): Promise<void> {
-    const r = this.reservations.get(ipKey(ip));
-    if (r !== undefined && holdsExactly(r.holder, id, ifname)) this.reservations.delete(ipKey(ip));
+    const r = this.reservations.get(formatIP(ip));
+    if (r !== undefined && holdsExactly(r.holder, id, ifname)) this.reservations.delete(formatIP(ip));
   }
 
   async releaseByID(id: string, ifname: string): Promise<void> {
@@ -72,7 +72,7 @@ export class MemoryStore implements Store {
   async gc(valid: readonly Attachment[]): Promise<GcReport> {
     const isValid = holderValidator(valid);
     const released = [...this.reservations.values()].filter((r) => !isValid(r.holder));
-    for (const r of released) this.reservations.delete(ipKey(r.ip));
+    for (const r of released) this.reservations.delete(formatIP(r.ip));
     return { released, errors: [] };
   }
 

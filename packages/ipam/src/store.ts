@@ -4,7 +4,7 @@
  * container ID in files written before ifnames were recorded (legacy).
  */
 import type { Attachment } from "@tscni/spec";
-import type { IP } from "./ip.ts";
+import type { IP } from "@tscni/spec/ipnet";
 
 /** Who holds a reservation; `ifname` is undefined for a legacy (ID-only) reservation. */
 export interface Holder {

@@ -3,7 +3,7 @@
  * too) and the `ipam` config, turned into `CniError`s with the reference's messages.
  */
 import { type IPAMConfig, type StoreLocation, loadIPAMConfig, loadStoreLocation, parseIPMaybePrefix } from "@tscni/ipam";
-import type { IP } from "@tscni/ipam";
+import type { IP } from "@tscni/spec/ipnet";
 import { parseCniArgs } from "@tscni/skel";
 import type { CmdArgs } from "@tscni/skel";
 import { CniError, ErrorCode } from "@tscni/spec";

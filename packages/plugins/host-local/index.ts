@@ -7,8 +7,9 @@
  */
 import { accessSync, constants } from "node:fs";
 import { join } from "node:path";
-import { type Store, allocate, allocationAddress, checkCapacity, collectGarbage, formatIP, loadIPAMConfig, parseResolvConf, release } from "@tscni/ipam";
+import { type Store, allocate, allocationAddress, checkCapacity, collectGarbage, loadIPAMConfig, parseResolvConf, release } from "@tscni/ipam";
 import { openDiskStore } from "@tscni/ipam/disk";
+import { formatIP } from "@tscni/spec/ipnet";
 import { pluginMain } from "@tscni/skel";
 import type { CmdArgs, PluginDefinition, PluginHandlers, PluginIO } from "@tscni/skel";
 import { CniError, ErrorCode, VERSIONS, convertResult } from "@tscni/spec";

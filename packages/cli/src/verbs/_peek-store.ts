@@ -6,8 +6,9 @@
  */
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { ipKey, parseIP, type GcReport, type IP, type Store } from "@tscni/ipam";
+import type { GcReport, Store } from "@tscni/ipam";
 import { LAST_IP_PREFIX } from "@tscni/ipam/disk";
+import { type IP, formatIP, parseIP } from "@tscni/spec/ipnet";
 
 /** A Store whose reservations are the data dir's plus this instance's, in memory only. */
 export class PeekStore implements Store {
@@ -24,7 +25,7 @@ export class PeekStore implements Store {
     }
     for (const name of names) {
       const ip = parseIP(name);
-      if (ip !== undefined) this.#taken.add(ipKey(ip));
+      if (ip !== undefined) this.#taken.add(formatIP(ip));
     }
   }
 
@@ -33,8 +34,8 @@ export class PeekStore implements Store {
   async close(): Promise<void> {}
 
   async reserve(_id: string, _ifname: string, ip: IP): Promise<boolean> {
-    if (this.#taken.has(ipKey(ip))) return false;
-    this.#taken.add(ipKey(ip));
+    if (this.#taken.has(formatIP(ip))) return false;
+    this.#taken.add(formatIP(ip));
     return true;
   }
 
