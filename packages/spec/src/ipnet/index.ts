@@ -4,5 +4,18 @@
  */
 export { compareIP, familyBits, formatAddr, formatIP, ipEqual, ipFromBytes, ipToBytes, isMapped, nextIP, parseAddr, parseIP, prevIP } from "./addr.ts";
 export type { Family, IP } from "./addr.ts";
-export { contains, familyPrefix, formatCIDR, hostNet, isNetwork, lastAddress, maskOf, network, networkAddress, parseCIDR } from "./net.ts";
+export {
+  contains,
+  familyPrefix,
+  formatCIDR,
+  formatPrefix,
+  hostNet,
+  isNetwork,
+  lastAddress,
+  maskOf,
+  network,
+  networkAddress,
+  parseCIDR,
+  parsePrefix,
+} from "./net.ts";
 export type { IPNet } from "./net.ts";

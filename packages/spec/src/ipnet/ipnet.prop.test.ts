@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { canonicalCIDR, formatIP as formatBytes, parseCIDR as parseBytesCIDR, parseIP as parseBytes } from "../ip.ts";
 import { type IP, compareIP, formatAddr, formatIP, ipFromBytes, ipToBytes, nextIP, parseAddr, parseIP, prevIP } from "./addr.ts";
-import { type IPNet, contains, familyPrefix, formatCIDR, lastAddress, networkAddress, parseCIDR } from "./net.ts";
+import { type IPNet, contains, familyPrefix, formatCIDR, formatPrefix, lastAddress, networkAddress, parseCIDR, parsePrefix } from "./net.ts";
 
 const RUNS = { numRuns: 5_000 };
 
@@ -62,6 +62,18 @@ describe("ipnet properties", () => {
         const bytes = parseBytesCIDR(text);
         expect(parsed === undefined).toBe(bytes === undefined);
         if (parsed !== undefined) expect(formatCIDR(parsed)).toBe(canonicalCIDR(text)!);
+      }),
+      RUNS,
+    );
+  });
+
+  test("parsePrefix reads back every network formatPrefix prints", () => {
+    const anyNet = fc.oneof(v4, v6Any).chain((ip) => fc.nat(ip.family === 4 ? 32 : 128).map((prefix): IPNet => ({ ip, prefix })));
+    fc.assert(
+      fc.property(anyNet, (n) => {
+        const back = parsePrefix(formatPrefix(n));
+        expect(back?.ip).toEqual(n.ip);
+        expect(back?.prefix).toBe(n.prefix);
       }),
       RUNS,
     );

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { formatIP, parseIP } from "./addr.ts";
-import { contains, formatCIDR, hostNet, isNetwork, lastAddress, network, networkAddress, parseCIDR } from "./net.ts";
+import { contains, formatCIDR, formatPrefix, hostNet, isNetwork, lastAddress, network, networkAddress, parseCIDR, parsePrefix } from "./net.ts";
 
 describe("parseCIDR and formatCIDR", () => {
   test("keep the host bits and record the mask's width by syntax", () => {
@@ -20,6 +20,23 @@ describe("parseCIDR and formatCIDR", () => {
     for (const bad of ["1.2.3.4", "1.2.3.4/", "1.2.3.4/33", "::/129", "1.2.3.4/-1", "1.2.3.4/+8", "1.2.3.4/8/8", "01.2.3.4/8", "fe80::1%lo/64"]) {
       expect(parseCIDR(bad)).toBeUndefined();
     }
+  });
+});
+
+describe("parsePrefix and formatPrefix", () => {
+  test("keep an IPv4-mapped network IPv6, as Linux does", () => {
+    const net = parsePrefix("::ffff:198.18.0.5/120")!;
+    expect(net).toEqual({ ip: { family: 6, value: 0xffffc6120005n }, prefix: 120, bits: 128 });
+    expect(formatPrefix(net)).toBe("::ffff:198.18.0.5/120");
+    expect(formatPrefix(network(net))).toBe("::ffff:198.18.0.0/120");
+    expect(contains(net, parsePrefix("198.18.0.9/32")!.ip)).toBe(false);
+  });
+
+  test("read every other network as parseCIDR does", () => {
+    expect(parsePrefix("198.18.0.5/24")).toEqual(parseCIDR("198.18.0.5/24"));
+    expect(formatPrefix(parsePrefix("2001:DB8::0005/064")!)).toBe("2001:db8::5/64");
+    expect(parsePrefix("198.18.0.5/33")).toBeUndefined();
+    expect(parsePrefix("198.18.0.5")).toBeUndefined();
   });
 });
 

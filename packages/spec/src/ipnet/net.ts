@@ -5,7 +5,7 @@
  * the mask's last 32 bits (`networkNumberAndMask`), and so does everything here.
  */
 import { parseCIDR as parseBytesCIDR } from "../ip.ts";
-import { type Family, type IP, familyBits, formatIP, ipFromBytes } from "./addr.ts";
+import { type Family, type IP, familyBits, formatAddr, formatIP, ipFromBytes } from "./addr.ts";
 
 /** An address with a prefix length; `ip` keeps the host bits. */
 export interface IPNet {
@@ -28,6 +28,19 @@ export function parseCIDR(text: string): IPNet | undefined {
   return parsed === undefined ? undefined : { ip: ipFromBytes(parsed.ip), prefix: parsed.prefix, bits: parsed.bits };
 }
 
+/**
+ * Parses `addr/prefix` as `parseCIDR` does, but the family follows the syntax (as
+ * `parseAddr`, Go's `netip.Prefix`): `::ffff:1.2.3.4/120` stays an IPv6 network, as Linux
+ * keeps it. The prefix digits are read as `parseCIDR` reads them.
+ *
+ * @example parsePrefix("::ffff:10.0.0.0/120") // { ip: ::ffff:10.0.0.0 (IPv6), prefix: 120, bits: 128 }
+ */
+export function parsePrefix(text: string): IPNet | undefined {
+  const parsed = parseBytesCIDR(text);
+  if (parsed === undefined) return undefined;
+  return { ip: ipFromBytes(parsed.ip, parsed.bits === 32 ? 4 : 6), prefix: parsed.prefix, bits: parsed.bits };
+}
+
 /** The prefix length in the address family's bits: a 128-bit mask on IPv4 keeps its last 32. */
 export function familyPrefix(net: IPNet): number {
   const width = familyBits(net.ip.family);
@@ -41,6 +54,11 @@ export function familyPrefix(net: IPNet): number {
  */
 export function formatCIDR(net: IPNet): string {
   return `${formatIP(net.ip)}/${familyPrefix(net)}`;
+}
+
+/** Prints a network as `addr/prefix` with `formatAddr`: the counterpart of `parsePrefix`. */
+export function formatPrefix(net: IPNet): string {
+  return `${formatAddr(net.ip)}/${familyPrefix(net)}`;
 }
 
 /** The mask of a prefix in a family, as a bigint over that family's bits. */
