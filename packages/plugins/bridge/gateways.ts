@@ -5,13 +5,14 @@
  */
 import type { AddrInfo, Netns } from "@tscni/kernel";
 import type { IPConfig100, Route } from "@tscni/spec";
-import { canonicalCidr, contains, defaultDst, formatCidr, formatIp, networkOf, nextIp, parseCidr, parseIp, type Cidr } from "../shared/ip.ts";
+import { type IPNet, contains, familyPrefix, formatAddr, formatPrefix, networkAddress, nextIP, parseAddr, parsePrefix } from "@tscni/spec/ipnet";
+import { canonicalCidr, defaultDst } from "../shared/ip.ts";
 import { keep, type PlanStep } from "../shared/steps.ts";
 
 /** The gateways to put on the bridge, per family, each with its IP's prefix. */
 export interface Gateways {
-  4: Cidr[];
-  6: Cidr[];
+  4: IPNet[];
+  6: IPNet[];
 }
 
 /**
@@ -30,11 +31,14 @@ export function calcGateways(
   const gateways: Gateways = { 4: [], 6: [] };
   const defaultFound = { 4: false, 6: false };
   for (const ipc of ips) {
-    const cidr = parseCidr(ipc.address);
+    const cidr = parsePrefix(ipc.address);
     if (cidr === undefined) throw new Error(`Unknown IP object: ${ipc.address}`);
     const family = cidr.ip.family;
     let gateway = ipc.gateway;
-    if (gateway === undefined && opts.isGateway) gateway = formatIp(nextIp(networkOf(cidr)));
+    if (gateway === undefined && opts.isGateway) {
+      // The subnet's first address; past the family's last it wraps to its first.
+      gateway = formatAddr(nextIP(networkAddress(cidr)) ?? { family, value: 0n });
+    }
     outIps.push({ address: ipc.address, ...(gateway !== undefined ? { gateway } : {}), interface: 2 });
     if (opts.isDefaultGateway && !defaultFound[family]) {
       defaultFound[family] = outRoutes.some((r) => r.gw !== undefined && canonicalCidr(r.dst) === defaultDst(family));
@@ -44,9 +48,9 @@ export function calcGateways(
       }
     }
     if (opts.isGateway && gateway !== undefined) {
-      const gw = parseIp(gateway);
+      const gw = parseAddr(gateway);
       if (gw === undefined) throw new Error(`invalid gateway: ${gateway}`);
-      gateways[family].push({ ip: gw, prefix: cidr.prefix });
+      gateways[family].push({ ip: gw, prefix: familyPrefix(cidr) });
     }
   }
   return { ips: outIps, routes: outRoutes, gateways };
@@ -66,13 +70,13 @@ export interface GatewayDev {
  * The reference's `ensureAddr`: nothing when the address is there; an IPv4 address, or an
  * overlapping IPv6 one, that differs is replaced with `forceAddress` and an error otherwise.
  */
-export function ensureAddrSteps(dev: GatewayDev, gw: Cidr, forceAddress: boolean): PlanStep[] {
-  const want = formatCidr(gw);
+export function ensureAddrSteps(dev: GatewayDev, gw: IPNet, forceAddress: boolean): PlanStep[] {
+  const want = formatPrefix(gw);
   const same = dev.addrs.filter((a) => a.family === gw.ip.family);
   if (same.some((a) => canonicalCidr(a.cidr) === want)) return [];
   const steps: PlanStep[] = [];
   for (const a of same) {
-    const have = parseCidr(a.cidr);
+    const have = parsePrefix(a.cidr);
     if (have === undefined) continue;
     // Several IPv6 addresses may coexist when their subnets do not overlap.
     if (gw.ip.family === 4 || contains(have, gw.ip) || contains(gw, have.ip)) {

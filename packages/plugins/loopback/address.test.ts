@@ -18,6 +18,6 @@ describe("isLoopbackAddress", () => {
   });
 
   test("text that is not an address is not loopback", () => {
-    for (const a of ["", "lo", "127.0.0", ":::1", "1:2:3:4:5:6:7:8:9"]) expect(isLoopbackAddress(a)).toBe(false);
+    for (const a of ["", "lo", "127.0.0", ":::1", "1:2:3:4:5:6:7:8:9", "127.0.0.01", "fe80::1%lo"]) expect(isLoopbackAddress(a)).toBe(false);
   });
 });

@@ -8,7 +8,8 @@
 import { HOST, type LinkInfo } from "@tscni/kernel";
 import type { Result100 } from "@tscni/spec";
 import { addressSteps, familyGateways, ipsFor, routeSteps, type IfaceTarget } from "../shared/configure-iface.ts";
-import { formatIp, hostCidr, subnetText } from "../shared/ip.ts";
+import { formatAddr, formatPrefix } from "@tscni/spec/ipnet";
+import { hostCidr, subnetText } from "../shared/ip.ts";
 import { forwardingOps, hasIpv6, type HostSysctls } from "../shared/sysctl.ts";
 import { keep, type PlanStep } from "../shared/steps.ts";
 import { containerNameTaken, vethSteps } from "../shared/veth.ts";
@@ -61,7 +62,7 @@ export function planPtpAdd(input: PtpAddInput): PtpAddPlan {
   const ipv6 = hasIpv6(view.sysctls);
   const ips = ipsFor(result, ifName);
   for (const ip of ips) {
-    if (ip.gateway === undefined) throw new Error(`ptp needs a gateway for ${formatIp(ip.cidr.ip)}/${ip.cidr.prefix}`);
+    if (ip.gateway === undefined) throw new Error(`ptp needs a gateway for ${formatPrefix(ip.cidr)}`);
   }
   const families = new Set(ips.map((ip) => ip.cidr.ip.family));
   // A veth cannot DAD against anything but the host end, which holds only the gateway.
@@ -69,8 +70,8 @@ export function planPtpAdd(input: PtpAddInput): PtpAddPlan {
   const steps: PlanStep[] = [...forwardingOps(view.sysctls, families).map(keep), ...vethSteps({ netns, ifName, hostName: hostVeth, mtu: conf.mtu, ipv6 })];
   steps.push(...addressSteps(target, ips));
   for (const ip of ips) {
-    const src = formatIp(ip.cidr.ip);
-    const gw = formatIp(ip.gateway!);
+    const src = formatAddr(ip.cidr.ip);
+    const gw = formatAddr(ip.gateway!);
     const subnet = subnetText(ip.cidr);
     steps.push(
       keep({ op: "route.del", ns: netns, dst: subnet, dev: ifName }),

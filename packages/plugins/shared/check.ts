@@ -5,12 +5,13 @@
  */
 import type { AddrInfo, RouteInfo } from "@tscni/kernel";
 import type { IPConfig100, Route } from "@tscni/spec";
-import { canonicalCidr, canonicalIp, defaultDst, parseCidr, subnetText } from "./ip.ts";
+import { parsePrefix } from "@tscni/spec/ipnet";
+import { canonicalCidr, canonicalIp, defaultDst, subnetText } from "./ip.ts";
 
 /** Every result IP is on `ifName` and a route to its subnet exists; the first problem, or undefined. */
 export function checkInterfaceIps(ifName: string, ips: readonly IPConfig100[], addrs: readonly AddrInfo[], routes: readonly RouteInfo[]): string | undefined {
   for (const ipc of ips) {
-    const cidr = parseCidr(ipc.address);
+    const cidr = parsePrefix(ipc.address);
     if (cidr === undefined) return `invalid address ${ipc.address} in prevResult`;
     const want = canonicalCidr(ipc.address);
     if (!addrs.some((a) => a.dev === ifName && canonicalCidr(a.cidr) === want)) return `Failed to match addr ${want} on interface ${ifName}`;
@@ -23,7 +24,7 @@ export function checkInterfaceIps(ifName: string, ips: readonly IPConfig100[], a
 /** Every result route is in the routing table (a default route only by destination); the first problem, or undefined. */
 export function checkRoutes(expected: readonly Route[], routes: readonly RouteInfo[]): string | undefined {
   for (const route of expected) {
-    const dst = parseCidr(route.dst);
+    const dst = parsePrefix(route.dst);
     if (dst === undefined) return `Invalid static route found ${route.dst}`;
     const want = canonicalCidr(route.dst);
     const isDefault = want === defaultDst(dst.ip.family);

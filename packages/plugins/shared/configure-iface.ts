@@ -6,7 +6,8 @@
  */
 import type { Netns, RouteScope } from "@tscni/kernel";
 import type { Result100, Route } from "@tscni/spec";
-import { formatIp, parseCidr, parseIp, subnetText, type Cidr, type Ip } from "./ip.ts";
+import { type IP, type IPNet, formatAddr, formatPrefix, parseAddr, parsePrefix } from "@tscni/spec/ipnet";
+import { subnetText } from "./ip.ts";
 import { ifKey, sysctlSet } from "./sysctl.ts";
 import { keep, type PlanStep } from "./steps.ts";
 
@@ -24,8 +25,8 @@ export interface IfaceTarget {
 
 /** An IP of the result that belongs to `ifName`, parsed. */
 export interface IfaceIp {
-  cidr: Cidr;
-  gateway?: Ip | undefined;
+  cidr: IPNet;
+  gateway?: IP | undefined;
 }
 
 /** The IPs of `result` for `ifName`: entries without an interface index are skipped (H-2). */
@@ -38,9 +39,9 @@ export function ipsFor(result: Result100, ifName: string): IfaceIp[] {
     if (ipc.interface < 0 || iface === undefined || iface.name !== ifName) {
       throw new Error(`failed to add IP addr ${ipc.address} to "${ifName}": invalid interface index`);
     }
-    const cidr = parseCidr(ipc.address);
+    const cidr = parsePrefix(ipc.address);
     if (cidr === undefined) throw new Error(`invalid CIDR address: ${ipc.address}`);
-    const gateway = ipc.gateway === undefined ? undefined : parseIp(ipc.gateway);
+    const gateway = ipc.gateway === undefined ? undefined : parseAddr(ipc.gateway);
     if (ipc.gateway !== undefined && gateway === undefined) throw new Error(`invalid IP address: ${ipc.gateway}`);
     out.push({ cidr, gateway });
   }
@@ -48,8 +49,8 @@ export function ipsFor(result: Result100, ifName: string): IfaceIp[] {
 }
 
 /** The first gateway of each family among `ips` (R1-2: routes without `gw` use it). */
-export function familyGateways(ips: readonly IfaceIp[]): { 4?: Ip; 6?: Ip } {
-  const out: { 4?: Ip; 6?: Ip } = {};
+export function familyGateways(ips: readonly IfaceIp[]): { 4?: IP; 6?: IP } {
+  const out: { 4?: IP; 6?: IP } = {};
   for (const ip of ips) {
     if (ip.gateway !== undefined && out[ip.gateway.family] === undefined) out[ip.gateway.family] = ip.gateway;
   }
@@ -70,7 +71,7 @@ export function addressSteps(t: IfaceTarget, ips: readonly IfaceIp[]): PlanStep[
       steps.push(keep(sysctlSet(t.netns, ifKey("ipv6", t.ifName, "keep_addr_on_down"), "1")));
     }
     const nodad = ip.cidr.ip.family === 6 && t.nodad === true ? { nodad: true } : {};
-    steps.push(keep({ op: "addr.add", ns: t.netns, dev: t.ifName, cidr: `${formatIp(ip.cidr.ip)}/${ip.cidr.prefix}`, ...nodad }));
+    steps.push(keep({ op: "addr.add", ns: t.netns, dev: t.ifName, cidr: formatPrefix(ip.cidr), ...nodad }));
   }
   return steps;
 }
@@ -78,11 +79,11 @@ export function addressSteps(t: IfaceTarget, ips: readonly IfaceIp[]): PlanStep[
 const SCOPES: Readonly<Record<number, RouteScope>> = { 0: "global", 253: "link", 254: "host" };
 
 /** Adds the result's routes through the interface; a route without `gw` uses its family's gateway (H-2). */
-export function routeSteps(t: IfaceTarget, routes: readonly Route[], gateways: { 4?: Ip; 6?: Ip }): PlanStep[] {
+export function routeSteps(t: IfaceTarget, routes: readonly Route[], gateways: { 4?: IP; 6?: IP }): PlanStep[] {
   return routes.map((r) => {
-    const dst = parseCidr(r.dst);
+    const dst = parsePrefix(r.dst);
     if (dst === undefined) throw new Error(`invalid route destination: ${r.dst}`);
-    const gw = r.gw !== undefined ? r.gw : gateways[dst.ip.family] !== undefined ? formatIp(gateways[dst.ip.family]!) : undefined;
+    const gw = r.gw !== undefined ? r.gw : gateways[dst.ip.family] !== undefined ? formatAddr(gateways[dst.ip.family]!) : undefined;
     const scope = r.scope === undefined ? undefined : SCOPES[r.scope];
     return keep({
       op: "route.add",
