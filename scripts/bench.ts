@@ -9,15 +9,21 @@
  *
  * BENCH_CONTAINERS=N changes the 50. BENCH_REFERENCE=1 runs the reference Go plugins in
  * /usr/lib/cni instead (CNI_PATH=/usr/lib/cni, cniVersion 1.0.0: they predate 1.1.0), so
- * both are measured by the same harness on the same machine. BENCH_IPAM=0 skips the
- * host-local allocation benchmark at the end.
+ * both are measured by the same harness on the same machine. BENCH_BIN=DIR runs another
+ * build of ours (a directory with `cni` and its links). BENCH_IPAM=0 skips the host-local
+ * allocation benchmark at the end.
+ *
+ * Peak RSS is measured apart, through GNU time (`/usr/bin/time -f %M`) when it is there:
+ * the rusage of a child that Bun spawns (vfork) starts from the spawning process's own
+ * high-water mark, so it would report the harness's RSS, not the plugin's.
  */
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 const REFERENCE = process.env.BENCH_REFERENCE === "1";
-const BIN = REFERENCE ? "/usr/lib/cni" : new URL("../dist/bin", import.meta.url).pathname;
+const BIN = REFERENCE ? "/usr/lib/cni" : (process.env.BENCH_BIN ?? new URL("../dist/bin", import.meta.url).pathname);
+const GNU_TIME = "/usr/bin/time";
 const CNI_VERSION = REFERENCE ? "1.0.0" : "1.1.0";
 const N = Number(process.env.BENCH_CONTAINERS ?? 50);
 const PARALLEL = 10;
@@ -39,6 +45,16 @@ async function spawnPlugin(plugin: string, env: Record<string, string>, stdin: s
   return { ms, maxRssKiB, code, stdout };
 }
 
+/** The peak RSS of one plugin run in KiB, through GNU time; undefined without it. */
+async function rssOf(plugin: string, env: Record<string, string>, stdin: string): Promise<number | undefined> {
+  if (!existsSync(GNU_TIME)) return undefined;
+  const out = join(process.env.BENCH_DIR ?? tmpdir(), `rss-${process.pid}`);
+  const proc = Bun.spawn([GNU_TIME, "-f", "%M", "-o", out, join(BIN, plugin)], { env, stdin: new TextEncoder().encode(stdin), stdout: "ignore", stderr: "ignore" });
+  await proc.exited;
+  const kib = Number((await Bun.file(out).text()).trim().split("\n").pop());
+  return Number.isFinite(kib) ? kib : undefined;
+}
+
 const pct = (xs: number[], p: number): number => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
@@ -52,6 +68,7 @@ async function inner(): Promise<void> {
   const rows: string[] = [];
   const report: Record<string, unknown> = {};
   let peakRss = 0;
+  let timedRss = 0;
   const env = (cmd: string, cid: string, netns: string): Record<string, string> => ({
     PATH: process.env.PATH ?? "",
     CNI_COMMAND: cmd,
@@ -97,6 +114,18 @@ async function inner(): Promise<void> {
       report[`${plugin}.${cmd}.p95`] = pct(times[cmd], 95);
     }
 
+    // Peak RSS of one ADD, CHECK and DEL, each run under GNU time.
+    const addRss = await rssOf(plugin, env("ADD", "rss", containers[0]!), JSON.stringify(config));
+    const prev = (await spawnPlugin(plugin, env("ADD", "rss2", containers[1] ?? containers[0]!), JSON.stringify(config))).stdout;
+    const rss = [
+      addRss,
+      await rssOf(plugin, env("CHECK", "rss2", containers[1] ?? containers[0]!), JSON.stringify({ ...config, prevResult: JSON.parse(prev) })),
+      await rssOf(plugin, env("DEL", "rss", containers[0]!), JSON.stringify(config)),
+      await rssOf(plugin, env("DEL", "rss2", containers[1] ?? containers[0]!), JSON.stringify(config)),
+    ];
+    for (const kib of rss) if (kib !== undefined) timedRss = Math.max(timedRss, kib);
+    if (addRss !== undefined) report[`${plugin}.ADD.rssKiB`] = addRss;
+
     // 10 parallel ADDs: wall time for all of them, then their DELs.
     const par = containers.slice(0, PARALLEL);
     const t0 = performance.now();
@@ -115,16 +144,26 @@ async function inner(): Promise<void> {
     version.push(s.ms);
     peakRss = Math.max(peakRss, s.maxRssKiB);
   }
+  const versionRss = await rssOf("bridge", { PATH: process.env.PATH ?? "", CNI_COMMAND: "VERSION" }, "{}");
+  if (versionRss !== undefined) timedRss = Math.max(timedRss, versionRss);
   rows.push(`| VERSION start-up | 100 | ${fmt(median(version))} | ${fmt(pct(version, 95))} |`);
   report["version.median"] = median(version);
   const size = statSync(join(BIN, REFERENCE ? "bridge" : "cni")).size;
+  // Without GNU time, the spawn's rusage (an upper bound: see the header).
+  const measuredByTime = timedRss > 0;
+  if (measuredByTime) peakRss = timedRss;
   report.peakRssKiB = peakRss;
   report.binaryBytes = size;
 
   console.log(`${REFERENCE ? "reference plugins in /usr/lib/cni" : "tscni"} (${BIN}), load average ${(await import("node:os")).loadavg().map((l) => l.toFixed(2)).join(" ")}\n`);
   console.log("| measurement | runs | median ms | p95 ms |\n|---|---|---|---|");
   console.log(rows.join("\n"));
-  console.log(`\npeak RSS of any plugin process: ${(peakRss / 1024).toFixed(1)} MiB`);
+  console.log(`\npeak RSS of any plugin process: ${(peakRss / 1024).toFixed(1)} MiB (${measuredByTime ? "GNU time" : "rusage of the spawn, an upper bound"})`);
+  for (const plugin of ["bridge", "ptp"]) {
+    const kib = report[`${plugin}.ADD.rssKiB`];
+    if (typeof kib === "number") console.log(`peak RSS of one ${plugin} ADD: ${(kib / 1024).toFixed(1)} MiB`);
+  }
+  if (versionRss !== undefined) console.log(`peak RSS of VERSION: ${(versionRss / 1024).toFixed(1)} MiB`);
   console.log(`binary size${REFERENCE ? " (bridge)" : ""}: ${(size / 1024 / 1024).toFixed(1)} MiB`);
   console.log(`\nJSON ${JSON.stringify(report)}`);
 }

@@ -8,7 +8,7 @@ import { createLinuxKernel } from "@tscni/kernel/linux";
 import { createNetlinkKernel } from "@tscni/kernel/netlink";
 import { delegatingIpam, invokeExec } from "./ipam.ts";
 import type { PluginPorts } from "./ports.ts";
-import { createTracer, tracedIpam, tracedKernel } from "./trace.ts";
+import { createTracer, memoryLine, tracedIpam, tracedKernel } from "./trace.ts";
 import { cryptoBytes } from "./veth.ts";
 
 /** IPAM plugins this binary carries, by type: loaded only when a network uses them in process. */
@@ -30,7 +30,7 @@ export function realPorts(env: Readonly<Record<string, string | undefined>>, std
   // TSCNI_TRACE=1: every kernel and IPAM call timed on stderr (docs/PERFORMANCE.md).
   const trace = createTracer(env, stderr);
   trace?.mark("plugin code loaded");
-  if (trace !== undefined) process.once("exit", () => trace.mark("exit"));
+  if (trace !== undefined) process.once("exit", () => trace.mark(`exit, ${memoryLine()}`));
   return {
     kernel: trace === undefined ? kernel : tracedKernel(kernel, trace),
     ipam: trace === undefined ? ipam : tracedIpam(ipam, trace),

@@ -4,6 +4,7 @@
  * that every call prints when it started (ms since the process started) and how long it
  * took. Off by default; the plugin path pays nothing when it is off.
  */
+import { readFileSync } from "node:fs";
 import type { Kernel } from "@tscni/kernel";
 import type { Ipam, IpamFactory } from "./ipam.ts";
 
@@ -53,4 +54,11 @@ export function tracedIpam(f: IpamFactory, t: Tracer): IpamFactory {
     const wrap = <K extends keyof Ipam>(name: K): Ipam[K] => (() => t.span(`ipam.${name} ${type}`, () => ipam[name]() as Promise<never>)) as Ipam[K];
     return { add: wrap("add"), check: wrap("check"), del: wrap("del"), status: wrap("status"), gc: wrap("gc") };
   };
+}
+
+/** This process's peak and current RSS, split into anonymous and file-backed, from /proc. */
+export function memoryLine(): string {
+  const status = readFileSync("/proc/self/status", "utf8");
+  const kib = (key: string): string => `${((Number(new RegExp(`^${key}:\\s+(\\d+)`, "m").exec(status)?.[1]) || 0) / 1024).toFixed(1)}`;
+  return `RSS peak ${kib("VmHWM")} MiB, now ${kib("VmRSS")} MiB (anon ${kib("RssAnon")}, file ${kib("RssFile")}), threads ${/^Threads:\s+(\d+)/m.exec(status)?.[1]}`;
 }
