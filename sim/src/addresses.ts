@@ -7,21 +7,22 @@
  */
 import { KernelError, type AddrOp, type RouteScope } from "@tscni/kernel";
 import { addPrefixRoute, isLinkLocal, removeAddrEffects } from "./connected.ts";
-import { contains, parseCidr, parseIp, sameIp, type Cidr } from "./ip.ts";
+import { type IPNet, contains, ipEqual, parseAddr } from "@tscni/spec/ipnet";
+import { parseCidr } from "./ip.ts";
 import { requireLink, requireNs, type World } from "./state.ts";
 import { ifSysctl } from "./sysctl-store.ts";
 
-const LOOPBACK4 = parseCidr("127.0.0.0/8") as Cidr;
+const LOOPBACK4 = parseCidr("127.0.0.0/8") as IPNet;
 
 /** The scope the kernel gives an address when none is asked for. */
-export function defaultScope(cidr: Cidr): RouteScope {
+export function defaultScope(cidr: IPNet): RouteScope {
   if (cidr.ip.family === 4) return contains(LOOPBACK4, cidr.ip) ? "host" : "global";
   if (isLinkLocal(cidr.ip)) return "link";
-  return sameIp(cidr.ip, parseIp("::1")!) ? "host" : "global";
+  return ipEqual(cidr.ip, parseAddr("::1")!) ? "host" : "global";
 }
 
 /** Parses an operation's CIDR or throws `invalid`. */
-export function requireCidr(text: string): Cidr {
+export function requireCidr(text: string): IPNet {
   const cidr = parseCidr(text);
   if (!cidr) throw new KernelError("invalid", `invalid address "${text}"`);
   return cidr;
@@ -32,8 +33,8 @@ export function applyAddr(world: World, op: AddrOp): void {
   const ns = requireNs(world, op.ns);
   const link = requireLink(ns, op.dev);
   const cidr = requireCidr(op.cidr);
-  const same = (a: { link: number; cidr: Cidr }) =>
-    a.link === link.index && sameIp(a.cidr.ip, cidr.ip) && (cidr.ip.family === 6 || a.cidr.prefix === cidr.prefix);
+  const same = (a: { link: number; cidr: IPNet }) =>
+    a.link === link.index && ipEqual(a.cidr.ip, cidr.ip) && (cidr.ip.family === 6 || a.cidr.prefix === cidr.prefix);
   if (op.op === "addr.del") {
     const addr = ns.addrs.find((a) => same(a) && a.cidr.prefix === cidr.prefix);
     if (!addr) throw new KernelError("not-found", `address "${op.cidr}" not found on "${op.dev}"`);

@@ -10,15 +10,16 @@
  * link down flushes every route through it and its IPv6 addresses (keep_addr_on_down=0)
  * while IPv4 addresses stay; routes added by hand do not come back on link-up.
  */
-import { contains, linkLocalFromMac, network, parseCidr, sameIp, type Cidr, type Ip } from "./ip.ts";
+import { type IP, type IPNet, contains, ipEqual, network } from "@tscni/spec/ipnet";
+import { linkLocalFromMac, parseCidr } from "./ip.ts";
 import { isOperUp } from "./operstate.ts";
 import type { Addr, Link, NsState, Route, World } from "./state.ts";
 import { ifSysctl } from "./sysctl-store.ts";
 
-const LINK_LOCAL_NET: Cidr = { ip: { family: 6, value: 0xfe80n << 112n }, prefix: 64 };
+const LINK_LOCAL_NET: IPNet = { ip: { family: 6, value: 0xfe80n << 112n }, prefix: 64 };
 
-function sameNet(a: Cidr, b: Cidr): boolean {
-  return a.prefix === b.prefix && sameIp(network(a).ip, network(b).ip);
+function sameNet(a: IPNet, b: IPNet): boolean {
+  return a.prefix === b.prefix && ipEqual(network(a).ip, network(b).ip);
 }
 
 /** True when `route` is the prefix route an address on `link` would own. */
@@ -49,7 +50,7 @@ export function removeAddrEffects(ns: NsState, addr: Addr): void {
     const heir = heirs[0];
     if (!heir) ns.routes.splice(ns.routes.indexOf(route), 1);
     // The next address of the subnet is promoted and becomes the route's source.
-    else if (route.src && sameIp(route.src, addr.cidr.ip)) route.src = heir.cidr.ip;
+    else if (route.src && ipEqual(route.src, addr.cidr.ip)) route.src = heir.cidr.ip;
   }
   // Deleting the last IPv4 address of a link disables IPv4 on it (fib_disable_ip).
   if (addr.cidr.ip.family === 4 && !ns.addrs.some((a) => a !== addr && a.link === addr.link && a.cidr.ip.family === 4)) {
@@ -61,9 +62,9 @@ export function removeAddrEffects(ns: NsState, addr: Addr): void {
 export function onLinkUp(ns: NsState, link: Link): void {
   if (link.kind === "loopback") {
     for (const text of ["127.0.0.1/8", "::1/128"]) {
-      const cidr = parseCidr(text) as Cidr;
+      const cidr = parseCidr(text) as IPNet;
       if (cidr.ip.family === 6 && ifSysctl(ns, link.index, "ipv6", "disable_ipv6") === "1") continue;
-      if (!ns.addrs.some((a) => a.link === link.index && sameIp(a.cidr.ip, cidr.ip))) {
+      if (!ns.addrs.some((a) => a.link === link.index && ipEqual(a.cidr.ip, cidr.ip))) {
         // `::1` gets no main-table route (its route lives in the local table).
         ns.addrs.push({ link: link.index, cidr, scope: "host", noprefixroute: true });
       }
@@ -93,8 +94,8 @@ export function settleAddrconf(world: World): void {
       if (link.addrconfDone || !link.up || link.kind === "loopback") continue;
       if (ifSysctl(ns, link.index, "ipv6", "disable_ipv6") === "1" || !isOperUp(world, ns, link)) continue;
       link.addrconfDone = true;
-      const ip: Ip = linkLocalFromMac(link.mac);
-      if (!ns.addrs.some((a) => a.link === link.index && sameIp(a.cidr.ip, ip))) {
+      const ip: IP = linkLocalFromMac(link.mac);
+      if (!ns.addrs.some((a) => a.link === link.index && ipEqual(a.cidr.ip, ip))) {
         ns.addrs.push({ link: link.index, cidr: { ip, prefix: 64 }, scope: "link", noprefixroute: false });
       }
       if (!ns.routes.some((r) => r.dev === link.index && sameNet(r.dst, LINK_LOCAL_NET))) {
@@ -105,6 +106,6 @@ export function settleAddrconf(world: World): void {
 }
 
 /** True when an IPv6 address is link-local (fe80::/10). */
-export function isLinkLocal(ip: Ip): boolean {
+export function isLinkLocal(ip: IP): boolean {
   return ip.family === 6 && contains({ ip: { family: 6, value: 0xfe80n << 112n }, prefix: 10 }, ip);
 }

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { parseCidr, type Cidr } from "./ip.ts";
+import type { IPNet } from "@tscni/spec/ipnet";
+import { parseCidr } from "./ip.ts";
 import { invariantProblems } from "./invariants.ts";
 import type { Link, NsState, World } from "./state.ts";
 
@@ -41,8 +42,8 @@ describe("invariants", () => {
 
   test("addresses and routes on missing links and orphan connected routes are reported", () => {
     const a = ns("a", [link(1, "br", { kind: "bridge" })]);
-    const dst = parseCidr("198.18.0.0/24") as Cidr;
-    a.addrs.push({ link: 7, cidr: parseCidr("198.18.0.1/24") as Cidr, scope: "global", noprefixroute: false });
+    const dst = parseCidr("198.18.0.0/24") as IPNet;
+    a.addrs.push({ link: 7, cidr: parseCidr("198.18.0.1/24") as IPNet, scope: "global", noprefixroute: false });
     a.routes.push({ dst, dev: 1, scope: "link", protocol: "kernel" }, { dst, dev: 9, scope: "link", protocol: "boot" });
     expect(invariantProblems(world(a))).toEqual([
       'address on a missing link 7 in netns "a"',

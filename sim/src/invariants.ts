@@ -2,7 +2,7 @@
  * Structural invariants of the fake kernel, checked after every batch. A violation is a
  * bug in the model (not a kernel error), so it is reported as a plain Error.
  */
-import { contains, network, sameIp } from "./ip.ts";
+import { contains, ipEqual, network } from "@tscni/spec/ipnet";
 import type { NsState, World } from "./state.ts";
 
 function nsProblems(world: World, ns: NsState): string[] {
@@ -34,10 +34,10 @@ function nsProblems(world: World, ns: NsState): string[] {
     else if (!link.up) out.push(`route through "${link.name}" which is down ${where}`);
     if (r.protocol !== "kernel" || (r.dst.ip.family === 6 && r.dst.prefix === 64 && r.dst.ip.value === 0xfe80n << 112n)) continue;
     const owner = ns.addrs.some(
-      (a) => a.link === r.dev && !a.noprefixroute && a.cidr.prefix === r.dst.prefix && sameIp(network(a.cidr).ip, r.dst.ip),
+      (a) => a.link === r.dev && !a.noprefixroute && a.cidr.prefix === r.dst.prefix && ipEqual(network(a.cidr).ip, r.dst.ip),
     );
     if (!owner) out.push(`connected route to "${r.dst.ip.value}/${r.dst.prefix}" has no address ${where}`);
-    if (r.src && !ns.addrs.some((a) => a.link === r.dev && sameIp(a.cidr.ip, r.src!) && contains(r.dst, a.cidr.ip))) {
+    if (r.src && !ns.addrs.some((a) => a.link === r.dev && ipEqual(a.cidr.ip, r.src!) && contains(r.dst, a.cidr.ip))) {
       out.push(`connected route has a source that is not its address ${where}`);
     }
   }

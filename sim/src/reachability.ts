@@ -12,7 +12,8 @@
  */
 import type { Netns, RouteInfo } from "@tscni/kernel";
 import type { FakeKernel } from "./fake-kernel.ts";
-import { contains, formatIp, parseCidr, parseIp, sameIp, type Ip } from "./ip.ts";
+import { type IP, contains, formatAddr, ipEqual, parseAddr } from "@tscni/spec/ipnet";
+import { parseCidr } from "./ip.ts";
 import { l2Neighbours, type NetView } from "./neighbours.ts";
 import type { NamespaceSnapshot } from "./snapshot.ts";
 
@@ -21,16 +22,16 @@ export type Trace = { ok: true; hops: Netns[] } | { ok: false; hops: Netns[]; re
 
 const MAX_HOPS = 64;
 
-function isLocal(snap: NamespaceSnapshot, ip: Ip): boolean {
+function isLocal(snap: NamespaceSnapshot, ip: IP): boolean {
   return snap.addresses.some((a) => {
     const link = snap.links.find((l) => l.name === a.dev);
     const cidr = parseCidr(a.cidr);
     if (!link?.up || !cidr) return false;
-    return sameIp(cidr.ip, ip) || (link.kind === "loopback" && ip.family === 4 && contains(cidr, ip));
+    return ipEqual(cidr.ip, ip) || (link.kind === "loopback" && ip.family === 4 && contains(cidr, ip));
   });
 }
 
-function lookup(snap: NamespaceSnapshot, ip: Ip): RouteInfo | undefined {
+function lookup(snap: NamespaceSnapshot, ip: IP): RouteInfo | undefined {
   const matches = snap.routes
     .filter((r) => r.table === undefined && contains(parseCidr(r.dst)!, ip))
     .map((r) => ({ r, prefix: parseCidr(r.dst)!.prefix }));
@@ -38,9 +39,9 @@ function lookup(snap: NamespaceSnapshot, ip: Ip): RouteInfo | undefined {
   return matches[0]?.r;
 }
 
-function pickSource(snap: NamespaceSnapshot, route: RouteInfo, dst: Ip): Ip | undefined {
-  if (route.src) return parseIp(route.src);
-  const wantLinkLocal = dst.family === 6 && formatIp(dst).startsWith("fe80:");
+function pickSource(snap: NamespaceSnapshot, route: RouteInfo, dst: IP): IP | undefined {
+  if (route.src) return parseAddr(route.src);
+  const wantLinkLocal = dst.family === 6 && formatAddr(dst).startsWith("fe80:");
   const usable = snap.addresses
     .filter((a) => a.family === dst.family && (wantLinkLocal ? a.scope === "link" : a.scope === "global"))
     .filter((a) => snap.links.find((l) => l.name === a.dev)?.up);
@@ -53,30 +54,30 @@ function forwards(snap: NamespaceSnapshot, family: 4 | 6): boolean {
 }
 
 /** One direction: where a packet to `dst` sent from `start` ends up, and the source address chosen. */
-function deliver(view: NetView, start: Netns, dst: Ip): { trace: Trace; src?: Ip; at?: Netns } {
+function deliver(view: NetView, start: Netns, dst: IP): { trace: Trace; src?: IP; at?: Netns } {
   const hops: Netns[] = [start];
   const fail = (reason: string) => ({ trace: { ok: false as const, hops, reason } });
   let ns = start;
-  let src: Ip | undefined;
+  let src: IP | undefined;
   for (let ttl = 0; ttl < MAX_HOPS; ttl++) {
     const snap = view.snapshot(ns);
     if (!snap) return fail(`netns "${ns}" is gone`);
     if (isLocal(snap, dst)) return { trace: { ok: true, hops }, at: ns, ...(src && { src }) };
     if (ns !== start && !forwards(snap, dst.family)) return fail(`netns "${ns}" does not forward IPv${dst.family}`);
     const route = lookup(snap, dst);
-    if (!route?.dev) return fail(`no route to "${formatIp(dst)}" in netns "${ns}"`);
+    if (!route?.dev) return fail(`no route to "${formatAddr(dst)}" in netns "${ns}"`);
     const dev = snap.links.find((l) => l.name === route.dev);
     if (!dev || !(dev.operState === "UP" || dev.operState === "UNKNOWN")) return fail(`device "${route.dev}" in netns "${ns}" is down`);
     if (ns === start) {
       src = pickSource(snap, route, dst);
-      if (!src) return fail(`no source address for "${formatIp(dst)}" in netns "${ns}"`);
+      if (!src) return fail(`no source address for "${formatAddr(dst)}" in netns "${ns}"`);
     }
-    const nh = route.gw ? parseIp(route.gw)! : dst;
+    const nh = route.gw ? parseAddr(route.gw)! : dst;
     const neighbours = l2Neighbours(view, ns, route.dev);
     const owner =
-      neighbours.find((e) => view.snapshot(e.ns)?.addresses.some((a) => a.dev === e.link.name && sameIp(parseCidr(a.cidr)!.ip, nh))) ??
+      neighbours.find((e) => view.snapshot(e.ns)?.addresses.some((a) => a.dev === e.link.name && ipEqual(parseCidr(a.cidr)!.ip, nh))) ??
       (nh.family === 4 ? neighbours.find((e) => isLocal(view.snapshot(e.ns)!, nh)) : undefined);
-    if (!owner) return fail(`no neighbour "${formatIp(nh)}" on "${route.dev}" in netns "${ns}"`);
+    if (!owner) return fail(`no neighbour "${formatAddr(nh)}" on "${route.dev}" in netns "${ns}"`);
     ns = owner.ns;
     hops.push(ns);
   }
@@ -98,7 +99,7 @@ export function viewOf(kernel: FakeKernel): NetView {
 
 /** Traces a packet from `fromNs` to `toAddress` and its answer back. */
 export function trace(kernel: FakeKernel, fromNs: Netns, toAddress: string): Trace {
-  const dst = parseIp(toAddress);
+  const dst = parseAddr(toAddress);
   if (!dst) return { ok: false, hops: [fromNs], reason: `invalid address "${toAddress}"` };
   const view = viewOf(kernel);
   const there = deliver(view, fromNs, dst);

@@ -8,18 +8,18 @@
  */
 import { KernelError, type RouteOp } from "@tscni/kernel";
 import { isLinkLocal } from "./connected.ts";
-import { contains, isNetwork, parseIp, sameIp, type Ip } from "./ip.ts";
+import { type IP, contains, ipEqual, isNetwork, parseAddr } from "@tscni/spec/ipnet";
 import { requireCidr } from "./addresses.ts";
 import { requireLink, requireNs, type NsState, type Route, type World } from "./state.ts";
 
-function requireIp(text: string, family: 4 | 6): Ip {
-  const ip = parseIp(text);
+function requireIp(text: string, family: 4 | 6): IP {
+  const ip = parseAddr(text);
   if (!ip || ip.family !== family) throw new KernelError("invalid", `invalid address "${text}" for a family ${family} route`);
   return ip;
 }
 
 /** The gateway-less route through which `gw` is on-link (longest prefix, then lowest metric). */
-export function onLinkRoute(ns: NsState, gw: Ip, dev?: number): Route | undefined {
+export function onLinkRoute(ns: NsState, gw: IP, dev?: number): Route | undefined {
   const candidates = ns.routes.filter((r) => r.table === undefined && contains(r.dst, gw) && (dev === undefined || r.dev === dev));
   candidates.sort((a, b) => b.dst.prefix - a.dst.prefix || (a.metric ?? 0) - (b.metric ?? 0));
   const best = candidates[0];
@@ -27,7 +27,7 @@ export function onLinkRoute(ns: NsState, gw: Ip, dev?: number): Route | undefine
 }
 
 function sameKey(a: Route, b: Route): boolean {
-  return a.table === b.table && a.dst.prefix === b.dst.prefix && sameIp(a.dst.ip, b.dst.ip) && (a.metric ?? 0) === (b.metric ?? 0);
+  return a.table === b.table && a.dst.prefix === b.dst.prefix && ipEqual(a.dst.ip, b.dst.ip) && (a.metric ?? 0) === (b.metric ?? 0);
 }
 
 function addRoute(ns: NsState, op: RouteOp): void {
@@ -46,7 +46,7 @@ function addRoute(ns: NsState, op: RouteOp): void {
   // Neither gateway nor device: the kernel finds no device (ENODEV).
   if (dev === undefined) throw new KernelError("not-found", `no such device for route "${op.dst}"`);
   const src = op.src === undefined ? undefined : requireIp(op.src, family);
-  if (src && !ns.addrs.some((a) => sameIp(a.cidr.ip, src))) throw new KernelError("invalid", `invalid source address "${op.src}"`);
+  if (src && !ns.addrs.some((a) => ipEqual(a.cidr.ip, src))) throw new KernelError("invalid", `invalid source address "${op.src}"`);
   const route: Route = {
     dst,
     dev,
@@ -73,8 +73,8 @@ function delRoute(ns: NsState, op: RouteOp): void {
     (r) =>
       r.table === table &&
       r.dst.prefix === dst.prefix &&
-      sameIp(r.dst.ip, dst.ip) &&
-      (gw === undefined || (r.gw !== undefined && sameIp(r.gw, gw))) &&
+      ipEqual(r.dst.ip, dst.ip) &&
+      (gw === undefined || (r.gw !== undefined && ipEqual(r.gw, gw))) &&
       (dev === undefined || r.dev === dev) &&
       (op.metric === undefined || (r.metric ?? 0) === op.metric),
   );

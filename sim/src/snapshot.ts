@@ -3,7 +3,7 @@
  * Kernel port returns (LinkInfo, AddrInfo, RouteInfo), plus sysctls and bridge VLANs.
  */
 import type { AddrInfo, LinkInfo, Netns, RouteInfo } from "@tscni/kernel";
-import { formatCidr, formatIp, network } from "./ip.ts";
+import { formatAddr, formatPrefix, network } from "@tscni/spec/ipnet";
 import { operState } from "./operstate.ts";
 import type { NsState, Route, World } from "./state.ts";
 
@@ -48,18 +48,18 @@ export function addrInfos(ns: NsState, dev?: string): AddrInfo[] {
   return ns.addrs
     .map((a, order) => ({ a, order }))
     .sort((x, y) => x.a.link - y.a.link || x.a.cidr.ip.family - y.a.cidr.ip.family || x.order - y.order)
-    .map(({ a }) => ({ dev: ns.links.get(a.link)?.name ?? "?", cidr: formatCidr(a.cidr), family: a.cidr.ip.family, scope: a.scope }))
+    .map(({ a }) => ({ dev: ns.links.get(a.link)?.name ?? "?", cidr: formatPrefix(a.cidr), family: a.cidr.ip.family, scope: a.scope }))
     .filter((a) => dev === undefined || a.dev === dev);
 }
 
 /** One route as the Kernel port reports it. */
 export function routeInfo(ns: NsState, r: Route): RouteInfo {
   return {
-    dst: formatCidr(network(r.dst)),
+    dst: formatPrefix(network(r.dst)),
     family: r.dst.ip.family,
-    ...(r.gw && { gw: formatIp(r.gw) }),
+    ...(r.gw && { gw: formatAddr(r.gw) }),
     dev: ns.links.get(r.dev)?.name ?? "?",
-    ...(r.src && { src: formatIp(r.src) }),
+    ...(r.src && { src: formatAddr(r.src) }),
     scope: r.scope,
     ...(r.table !== undefined && { table: r.table }),
     ...(r.metric !== undefined && { metric: r.metric }),

@@ -4,7 +4,7 @@
  * routes.ts, sysctls.ts); read through snapshots.
  */
 import { KernelError, type Netns, type RouteScope } from "@tscni/kernel";
-import type { Cidr, Ip } from "./ip.ts";
+import { type IP, type IPNet } from "@tscni/spec/ipnet";
 
 /** Link kinds the fake kernel models. */
 export type LinkKind = "loopback" | "veth" | "bridge" | "vlan";
@@ -43,17 +43,17 @@ export interface Link {
 /** An address on a link. */
 export interface Addr {
   link: number;
-  cidr: Cidr;
+  cidr: IPNet;
   scope: RouteScope;
   noprefixroute: boolean;
 }
 
 /** A route of the main table (or `table`). `dev` is a link index. */
 export interface Route {
-  dst: Cidr;
-  gw?: Ip;
+  dst: IPNet;
+  gw?: IP;
   dev: number;
-  src?: Ip;
+  src?: IP;
   scope: RouteScope;
   table?: number;
   metric?: number;
