@@ -65,6 +65,13 @@ describe("canonicalizeRange", () => {
 
   test("rejects an IPv4 address written as a v4-mapped IPv6 CIDR: the mask stays 128 bits", () => {
     expect(range("::ffff:198.18.0.0/120")).toEqual({ ok: false, error: "IPNet IP and Mask version mismatch" });
+    // Too small by its 128-bit mask; Go's IPNet.String prints the mask's last 32 bits.
+    expect(range("::ffff:198.18.0.0/127")).toEqual({ ok: false, error: "Network 198.18.0.0/31 too small to allocate from" });
+  });
+
+  test("reads a subnet prefix with leading zeros, as Go's ParseCIDR does", () => {
+    const r = range("198.18.0.0/0024");
+    expect(r.ok && rangeString(r.value)).toBe("198.18.0.1-198.18.0.254");
   });
 });
 
