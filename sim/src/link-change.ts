@@ -57,6 +57,9 @@ export function setLink(world: World, op: LinkSet): void {
 export function setBridgePort(world: World, op: BridgePortSet): void {
   const ns = requireNs(world, op.ns);
   const link = requireLink(ns, op.name);
+  // With no flag to set, iproute2 sends no port attributes and Linux accepts it on any
+  // link; with one, a link that is not a bridge port answers EOPNOTSUPP.
+  if (op.hairpin === undefined && op.isolated === undefined) return;
   if (link.master === undefined) throw new KernelError("invalid", `"${op.name}" is not a bridge port`);
   if (op.hairpin !== undefined) link.hairpin = op.hairpin;
   if (op.isolated !== undefined) link.isolated = op.isolated;
