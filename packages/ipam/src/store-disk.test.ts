@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { allocate, release } from "./allocate.ts";
@@ -145,6 +145,23 @@ describe("the index's freshness guard", () => {
     expect(index().isFresh(dir())).toBe(false);
     expect((await store.getByID("dup", "eth0")).map(formatIP)).toEqual(["198.18.0.7"]);
     expect(index().isFresh(dir())).toBe(true);
+  });
+
+  test("lets releaseByID drop only the released attachment while fresh, and scan once another implementation wrote", async () => {
+    expect(await store.getByID("a", "eth0")).toEqual([]); // the first lookup scans once
+    await store.reserve("a", "eth0", ip("198.18.0.2"), "0");
+    await store.reserve("a", "eth0", ip("198.18.0.3"), "0");
+    await store.reserve("b", "eth0", ip("198.18.0.4"), "0");
+    expect(index().isFresh(dir())).toBe(true);
+    await store.releaseByID("a", "eth0");
+    expect(index().isFresh(dir())).toBe(true);
+    expect(existsSync(join(dir(), "198.18.0.2")) || existsSync(join(dir(), "198.18.0.3"))).toBe(false);
+    expect((await store.getByID("b", "eth0")).map(formatIP)).toEqual(["198.18.0.4"]);
+    // The reference reserves for "b" too: the index goes stale and DEL finds that file by scanning.
+    writeFileSync(join(dir(), "198.18.0.8"), "b\r\neth0", { mode: 0o600, flag: "wx" });
+    await store.releaseByID("b", "eth0");
+    expect(existsSync(join(dir(), "198.18.0.4")) || existsSync(join(dir(), "198.18.0.8"))).toBe(false);
+    expect(await store.getByID("b", "eth0")).toEqual([]);
   });
 
   test("is never fresh while a legacy ID-only file exists, so lookups keep finding it", async () => {

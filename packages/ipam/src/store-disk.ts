@@ -105,7 +105,16 @@ export class DiskStore implements Store {
   }
 
   async releaseByID(id: string, ifname: string): Promise<void> {
-    // Always a full scan: reservations the reference made for this attachment are not indexed.
+    if (this.index.isFresh(this.dir)) {
+      // Nothing but us changed the store since the index was complete, so it lists every
+      // reservation of (id, ifname) and there are no legacy ones: release those and drop
+      // their entry, instead of reading every reservation and rewriting every entry.
+      for (const ip of this.verified(id, ifname, this.index.read(id, ifname))) unlinkQuietly(join(this.dir, formatIP(ip)));
+      this.index.write(id, ifname, []);
+      this.index.markFresh(this.dir);
+      return;
+    }
+    // A full scan: reservations the reference made for this attachment are not indexed.
     const all = this.scan();
     const exact = all.filter((r) => holdsExactly(r.holder, id, ifname));
     const doomed = exact.length > 0 ? exact : all.filter((r) => holdsLegacy(r.holder, id));
