@@ -110,9 +110,11 @@ export function decodeAddrs(payloads: readonly DataView[], links: readonly RawLi
   return out;
 }
 
-/** Decodes RTM_GETROUTE replies of one family as `ip -json route show table main` lists them. */
-export function decodeRoutes(payloads: readonly DataView[], family: 4 | 6, links: readonly RawLink[]): RouteInfo[] {
-  const names = new Map(links.map((l) => [l.index, attrStr(l.attrs.get(K.IFLA_IFNAME)) ?? ""]));
+/**
+ * Decodes RTM_GETROUTE replies of one family as `ip -json route show table main` lists
+ * them; `nameOf` names an output interface by index (`if<N>` when there is none).
+ */
+export function decodeRoutes(payloads: readonly DataView[], family: 4 | 6, nameOf: (index: number) => string): RouteInfo[] {
   const out: RouteInfo[] = [];
   for (const p of payloads) {
     if (p.getUint8(0) !== (family === 4 ? K.AF_INET : K.AF_INET6)) continue;
@@ -128,7 +130,7 @@ export function decodeRoutes(payloads: readonly DataView[], family: 4 | 6, links
     const gw = a.get(K.RTA_GATEWAY);
     if (gw !== undefined) route.gw = ipText(attrBytes(gw));
     const oif = attrU(a.get(K.RTA_OIF));
-    if (oif !== undefined) route.dev = names.get(oif) ?? `if${oif}`;
+    if (oif !== undefined) route.dev = nameOf(oif);
     const src = a.get(K.RTA_PREFSRC);
     if (src !== undefined) route.src = ipText(attrBytes(src));
     const metric = attrU(a.get(K.RTA_PRIORITY));

@@ -18,7 +18,7 @@ import { encodeOp, Refused, type EncodeContext } from "./encode.ts";
 import { libc, type Libc } from "./libc.ts";
 import { homeFd, openNetns, readSysctlFile, within, writeSysctlFile } from "./netns.ts";
 import { NetlinkError, NetlinkSocket } from "./socket.ts";
-import { MessageBuilder } from "./wire.ts";
+import { attrStr, MessageBuilder } from "./wire.ts";
 
 /** Options of {@link createNetlinkKernel}. */
 export interface NetlinkKernelOptions {
@@ -77,6 +77,20 @@ class Session {
     return this.socket(ns).request(linkDump(), K.RTM_NEWLINK).map(rawLink);
   }
 
+  /** One link by name or index, or undefined when there is none. */
+  link(ns: Netns, key: string | number): RawLink | undefined {
+    const m = new MessageBuilder(K.RTM_GETLINK, K.NLM_F_REQUEST | K.NLM_F_ACK).fixed(16, (v, at) => v.setInt32(at + 4, typeof key === "number" ? key : 0, true));
+    if (typeof key === "string") m.str(K.IFLA_IFNAME, key);
+    m.u32(K.IFLA_EXT_MASK, K.RTEXT_FILTER_SKIP_STATS);
+    try {
+      const [reply] = this.socket(ns).request(m, K.RTM_NEWLINK);
+      return reply === undefined ? undefined : rawLink(reply);
+    } catch (e) {
+      if (e instanceof NetlinkError) return undefined;
+      throw e;
+    }
+  }
+
   close(): void {
     for (const s of this.sockets.values()) s.close();
     for (const fd of this.fds.values()) this.c.close(fd);
@@ -126,22 +140,16 @@ export function createNetlinkKernel(opts: NetlinkKernelOptions = {}): Kernel {
       }
       return;
     }
-    const sock = s.socket(op.ns);
     const ctx: EncodeContext = {
       index: (name) => {
-        const m = new MessageBuilder(K.RTM_GETLINK, K.NLM_F_REQUEST | K.NLM_F_ACK).fixed(16, () => {}).str(K.IFLA_IFNAME, name).u32(K.IFLA_EXT_MASK, K.RTEXT_FILTER_SKIP_STATS);
-        try {
-          const [reply] = sock.request(m, K.RTM_NEWLINK);
-          if (reply !== undefined) return reply.getInt32(4, true);
-        } catch (e) {
-          if (!(e instanceof NetlinkError)) throw e;
-        }
-        throw new Refused(`Cannot find device "${name}"`);
+        const link = s.link(op.ns, name);
+        if (link === undefined) throw new Refused(`Cannot find device "${name}"`);
+        return link.index;
       },
       nsFd: (n) => s.nsFd(n),
     };
     try {
-      sock.request(encodeOp(op, ctx));
+      s.socket(op.ns).request(encodeOp(op, ctx));
     } catch (e) {
       const text = failureText(e);
       if (text === undefined) throw e;
@@ -173,18 +181,31 @@ export function createNetlinkKernel(opts: NetlinkKernelOptions = {}): Kernel {
     links: (ns: Netns): Promise<LinkInfo[]> => read(ns, "-details link show", (s) => decodeLinks(s.links(ns))),
     addresses: (ns: Netns, dev?: string): Promise<AddrInfo[]> =>
       read(ns, "addr show", (s) => {
-        const links = s.links(ns);
+        // One link's addresses need that link only, not a dump of all of them.
+        const one = dev === undefined ? undefined : s.link(ns, dev);
+        if (dev !== undefined && one === undefined) return [];
+        const links = one === undefined ? s.links(ns) : [one];
         const dump = new MessageBuilder(K.RTM_GETADDR, K.NLM_F_REQUEST | K.NLM_F_DUMP).fixed(8, () => {});
         const all = decodeAddrs(s.socket(ns).request(dump, K.RTM_NEWADDR), links);
         return dev === undefined ? all : all.filter((a) => a.dev === dev);
       }),
     routes: (ns: Netns, family?: 4 | 6): Promise<RouteInfo[]> =>
       read(ns, "route show table main", (s) => {
-        const links = s.links(ns);
+        // Output interfaces are named one by one (a route table names few), not by a link dump.
+        const names = new Map<number, string>();
+        const nameOf = (index: number): string => {
+          let name = names.get(index);
+          if (name === undefined) {
+            const link = s.link(ns, index);
+            name = (link === undefined ? undefined : attrStr(link.attrs.get(K.IFLA_IFNAME))) ?? `if${index}`;
+            names.set(index, name);
+          }
+          return name;
+        };
         const families: (4 | 6)[] = family === undefined ? [4, 6] : [family];
         return families.flatMap((f) => {
           const dump = new MessageBuilder(K.RTM_GETROUTE, K.NLM_F_REQUEST | K.NLM_F_DUMP).fixed(12, (v, at) => v.setUint8(at, f === 4 ? K.AF_INET : K.AF_INET6));
-          return decodeRoutes(s.socket(ns).request(dump, K.RTM_NEWROUTE), f, links);
+          return decodeRoutes(s.socket(ns).request(dump, K.RTM_NEWROUTE), f, nameOf);
         });
       }),
     async sysctl(ns: Netns, key: string): Promise<string | undefined> {
