@@ -120,4 +120,25 @@ describe.skipIf(!root)("the netlink driver against the iproute2 driver", () => {
       { numRuns: 30 },
     );
   }, 60_000);
+
+  test("routes through many devices read alike, whether their devices are named one by one or from a dump", async () => {
+    const [h, c] = [createThrowawayNetns("kn"), createThrowawayNetns("kn")];
+    try {
+      const ip = createLinuxKernel({ host: h.path });
+      const batch: KernelOp[] = [];
+      for (let i = 0; i < 12; i++) {
+        batch.push({ op: "veth.add", ns: HOST, name: `v${i}`, peer: { name: `p${i}`, ns: c.path } }, { op: "link.set", ns: HOST, name: `v${i}`, up: true });
+        batch.push({ op: "route.add", ns: HOST, dst: `198.18.0.${i + 1}/32`, dev: `v${i}`, scope: "link" });
+      }
+      await ip.apply(batch);
+      const nl = createNetlinkKernel({ host: h.path });
+      expect(await nl.routes(HOST)).toEqual(await ip.routes(HOST));
+      expect((await nl.routes(HOST, 4)).length).toBe(12);
+      await ip.apply([{ op: "link.del", ns: HOST, name: "v0" }, ...Array.from({ length: 10 }, (_, i): KernelOp => ({ op: "link.del", ns: HOST, name: `v${i + 2}` }))]);
+      expect(await nl.routes(HOST)).toEqual(await ip.routes(HOST));
+    } finally {
+      deleteThrowawayNetns(h);
+      deleteThrowawayNetns(c);
+    }
+  });
 });

@@ -18,7 +18,7 @@ import { encodeOp, Refused, type EncodeContext } from "./encode.ts";
 import { libc, type Libc } from "./libc.ts";
 import { homeFd, openNetns, readSysctlFile, within, writeSysctlFile } from "./netns.ts";
 import { NetlinkError, NetlinkSocket } from "./socket.ts";
-import { attrStr, MessageBuilder } from "./wire.ts";
+import { attrs, attrStr, MessageBuilder } from "./wire.ts";
 
 /** Options of {@link createNetlinkKernel}. */
 export interface NetlinkKernelOptions {
@@ -95,6 +95,25 @@ class Session {
     for (const s of this.sockets.values()) s.close();
     for (const fd of this.fds.values()) this.c.close(fd);
   }
+}
+
+/** Above this many output interfaces, one link dump names them faster than one request each. */
+const NAME_REQUESTS_MAX = 8;
+
+/** Names the output interfaces of route replies: one by one when they are few (a container's table), else from a dump. */
+function deviceNamer(s: Session, ns: Netns, routes: readonly DataView[]): (index: number) => string {
+  const oifs = new Set<number>();
+  for (const p of routes) {
+    const oif = attrs(p, 12).get(K.RTA_OIF);
+    if (oif !== undefined) oifs.add(oif.getUint32(0, true));
+  }
+  const names = new Map<number, string>();
+  const add = (l: RawLink | undefined) => {
+    if (l !== undefined) names.set(l.index, attrStr(l.attrs.get(K.IFLA_IFNAME)) ?? "");
+  };
+  if (oifs.size > NAME_REQUESTS_MAX) s.links(ns).forEach(add);
+  else for (const oif of oifs) add(s.link(ns, oif));
+  return (index) => names.get(index) ?? `if${index}`;
 }
 
 /** Creates the driver; bun:ffi and libc load on the first call. */
@@ -191,22 +210,13 @@ export function createNetlinkKernel(opts: NetlinkKernelOptions = {}): Kernel {
       }),
     routes: (ns: Netns, family?: 4 | 6): Promise<RouteInfo[]> =>
       read(ns, "route show table main", (s) => {
-        // Output interfaces are named one by one (a route table names few), not by a link dump.
-        const names = new Map<number, string>();
-        const nameOf = (index: number): string => {
-          let name = names.get(index);
-          if (name === undefined) {
-            const link = s.link(ns, index);
-            name = (link === undefined ? undefined : attrStr(link.attrs.get(K.IFLA_IFNAME))) ?? `if${index}`;
-            names.set(index, name);
-          }
-          return name;
-        };
         const families: (4 | 6)[] = family === undefined ? [4, 6] : [family];
-        return families.flatMap((f) => {
+        const dumps = families.map((f) => {
           const dump = new MessageBuilder(K.RTM_GETROUTE, K.NLM_F_REQUEST | K.NLM_F_DUMP).fixed(12, (v, at) => v.setUint8(at, f === 4 ? K.AF_INET : K.AF_INET6));
-          return decodeRoutes(s.socket(ns).request(dump, K.RTM_NEWROUTE), f, nameOf);
+          return s.socket(ns).request(dump, K.RTM_NEWROUTE);
         });
+        const nameOf = deviceNamer(s, ns, dumps.flat());
+        return families.flatMap((f, i) => decodeRoutes(dumps[i] ?? [], f, nameOf));
       }),
     async sysctl(ns: Netns, key: string): Promise<string | undefined> {
       if (!isSysctlKey(key)) throw new KernelError("invalid", `invalid sysctl key "${key}"`);
