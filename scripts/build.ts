@@ -18,6 +18,10 @@ const proc = Bun.spawnSync(
     // Separate chunks per dynamic import: a plugin evaluates only its own code and the
     // node: builtins it needs, which halves start-up against one eager bundle.
     "--splitting",
+    // Ship JSC bytecode: each function is otherwise compiled on its first call, which
+    // doubles every phase of a short-lived plugin process (docs/PERFORMANCE.md).
+    "--bytecode",
+    "--format=esm",
     "--minify",
     "--no-compile-autoload-dotenv",
     "--no-compile-autoload-bunfig",
