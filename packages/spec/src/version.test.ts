@@ -29,6 +29,12 @@ describe("parseVersion (VN-6)", () => {
     expect(() => parseVersion("1.2.3.4")).toThrow('invalid version "1.2.3.4": too many parts');
   });
 
+  test("a bad part is named as Go names it, with strconv.Atoi's error", () => {
+    expect(() => parseVersion("x.y")).toThrow('failed to convert major version part "x": strconv.Atoi: parsing "x": invalid syntax');
+    expect(() => parseVersion("1.0.0-rc1")).toThrow('failed to convert micro version part "0-rc1": strconv.Atoi: parsing "0-rc1": invalid syntax');
+    expect(() => parseVersion("1.99999999999999999999")).toThrow('failed to convert minor version part "99999999999999999999": strconv.Atoi: parsing "99999999999999999999": value out of range');
+  });
+
   test("non-numeric and empty parts are errors", () => {
     for (const bad of ["a", "1.x", "1..0", "1.0.", "v1.0.0", " 1"]) {
       expect(codeOf(() => parseVersion(bad))).toBe(ErrorCode.DecodingFailure);

@@ -39,17 +39,17 @@ export function parseVersion(version: string): ParsedVersion {
   if (parts.length >= 4) {
     throw new CniError(ErrorCode.DecodingFailure, `invalid version "${version}": too many parts`);
   }
-  const nums = parts.map((part) => {
-    // Go's strconv.Atoi: optional sign then decimal digits; we accept digits (and a leading
-    // sign, as Atoi does) but never suffixes like "-rc1".
-    if (!/^[+-]?\d+$/.test(part)) {
-      throw new CniError(ErrorCode.DecodingFailure, `failed to convert version part "${part}" of "${version}" to a number`);
-    }
-    const n = Number(part);
-    if (!Number.isSafeInteger(n)) {
-      throw new CniError(ErrorCode.DecodingFailure, `failed to convert version part "${part}" of "${version}" to a number`);
-    }
-    return n;
+  // Go's strconv.Atoi: an optional sign then decimal digits within int64; the messages
+  // name the part as Go's do (major, minor, micro) with Atoi's own error text.
+  const nums = parts.map((part, i) => {
+    const which = ["major", "minor", "micro"][i] ?? "micro";
+    const fail = (why: string): never => {
+      throw new CniError(ErrorCode.DecodingFailure, `failed to convert ${which} version part "${part}": strconv.Atoi: parsing "${part}": ${why}`);
+    };
+    if (!/^[+-]?\d+$/.test(part)) fail("invalid syntax");
+    const n = BigInt(part);
+    if (n > 2n ** 63n - 1n || n < -(2n ** 63n)) fail("value out of range");
+    return Number(n);
   });
   return { major: nums[0] ?? 0, minor: nums[1] ?? 0, patch: nums[2] ?? 0 };
 }
