@@ -4,6 +4,7 @@
  * Messages follow the Go skel (whose JSON errors come from encoding/json).
  */
 import { CniError, ErrorCode } from "@tscni/spec";
+import { goJsonSyntaxError } from "./go-json-syntax.ts";
 import { validateNetworkName } from "./validate.ts";
 
 /** A parsed stdin config: a JSON object whose `name` passed validation. */
@@ -23,18 +24,20 @@ function goJsonType(v: unknown): string {
  * @example decodeConfig(new TextEncoder().encode('{"name":"n"}')) // { name: "n" }
  */
 export function decodeConfig(stdin: Uint8Array): RawConfig | CniError {
-  const text = new TextDecoder().decode(stdin);
   const fail = (why: string) => new CniError(ErrorCode.DecodingFailure, `error unmarshall network config: ${why}`);
+  // Go checks the syntax first, so the words are its scanner's (§1.11 step 4).
+  const syntax = goJsonSyntaxError(stdin);
+  if (syntax !== undefined) return fail(syntax);
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = JSON.parse(new TextDecoder("utf-8", { ignoreBOM: true }).decode(stdin));
   } catch (err) {
-    return fail(text.trim() === "" ? "unexpected end of JSON input" : (err as Error).message);
+    return fail(err instanceof Error ? err.message : String(err)); // nesting too deep for this engine
   }
   // Go decodes `null` into the zero struct, so it is a missing name, not a decode error.
   if (parsed === null) return new CniError(ErrorCode.InvalidNetworkConfig, "missing network name");
   if (typeof parsed !== "object" || Array.isArray(parsed)) {
-    return fail(`json: cannot unmarshal ${goJsonType(parsed)} into Go value of type struct { Name string }`);
+    return fail(`json: cannot unmarshal ${goJsonType(parsed)} into Go value of type struct { Name string "json:\\"name\\"" }`);
   }
   const obj = parsed as Record<string, unknown>;
   const name = obj.name ?? "";
