@@ -14,22 +14,25 @@ export function envRequestedIP(cniArgs: string): IP | undefined {
   if (value === undefined || value === "") return undefined;
   const ip = parseIPMaybePrefix(value);
   if (ip === undefined) {
-    throw new CniError(ErrorCode.InvalidEnvironmentVariables, `ARGS: error parsing value of pair ${JSON.stringify(`IP=${value}`)}: invalid IP address ${value}`);
+    throw new CniError(ErrorCode.Internal, `ARGS: error parsing value of pair ${JSON.stringify(`IP=${value}`)}: invalid IP address ${value}`);
   }
   return ip;
 }
 
-/** Loads the full host-local config of an invocation; failures are code 7 (invalid config). */
+/**
+ * Loads the full host-local config of an invocation. Failures are code 999 with the
+ * reference's message: its `LoadIPAMConfig` returns plain errors, which its skel wraps so.
+ */
 export function loadConfig(a: CmdArgs): IPAMConfig {
   const out = loadIPAMConfig(a.config, envRequestedIP(a.args));
-  if (!out.ok) throw new CniError(ErrorCode.InvalidNetworkConfig, out.error);
+  if (!out.ok) throw new CniError(ErrorCode.Internal, out.error);
   return out.value;
 }
 
 /** Loads only the store's location (GC, STATUS: no runtimeConfig there, CAP-2). */
 export function loadLocation(a: CmdArgs): StoreLocation {
   const out = loadStoreLocation(a.config);
-  if (!out.ok) throw new CniError(ErrorCode.InvalidNetworkConfig, out.error);
+  if (!out.ok) throw new CniError(ErrorCode.Internal, out.error);
   return out.value;
 }
 

@@ -47,7 +47,7 @@ function jsonKind(x: unknown): string {
 export function netconfError(issue: v.BaseIssue<unknown>): CniError {
   const path = v.getDotPath(issue);
   const field = path === null || path === "" ? "" : ` into Go struct field NetConf.${path}`;
-  return new CniError(ErrorCode.InvalidNetworkConfig, `failed to load netconf: json: cannot unmarshal ${jsonKind(issue.input)}${field} of type ${issue.message}`);
+  return new CniError(ErrorCode.Internal, `failed to load netconf: json: cannot unmarshal ${jsonKind(issue.input)}${field} of type ${issue.message}`);
 }
 
 /** Parses the config object with `schema`, throwing {@link netconfError} on the first problem. */
@@ -87,7 +87,10 @@ export function unsupportedField(field: string, value: unknown): CniError {
   );
 }
 
-/** An invalid network config (code 7) with the reference's message. */
+/**
+ * An invalid network config with the reference's message, and its code: 999, as the
+ * reference's plugins return plain errors that their skel wraps so.
+ */
 export function invalidConfig(msg: string): CniError {
-  return new CniError(ErrorCode.InvalidNetworkConfig, msg);
+  return new CniError(ErrorCode.Internal, msg);
 }

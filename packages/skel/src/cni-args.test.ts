@@ -25,7 +25,7 @@ describe("parseCniArgs (CA-3)", () => {
   test("a pair with two '=' is an invalid pair", () => {
     const e = errorOf(() => parseCniArgs("A=b=c", ["A"]));
     expect(e.msg).toBe('ARGS: invalid pair "A=b=c"');
-    expect(e.code).toBe(4);
+    expect(e.code).toBe(999);
   });
 
   test("a bare key without '=' is an invalid pair", () => {

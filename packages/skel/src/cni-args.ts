@@ -24,10 +24,9 @@ function parseBool(value: string): boolean | string {
 
 /**
  * Parses `CNI_ARGS` into the values of the `known` keys (plus `IgnoreUnknown` when given).
- * Throws a CniError with code 4 on a malformed pair, a bad `IgnoreUnknown` value, or
- * unknown keys without `IgnoreUnknown` true. [DIFF] Go plugins return these as plain
- * errors, which the skel turns into code 999; CNI_ARGS is an environment variable, so
- * we use the spec's code for an invalid one (4). Messages are the reference's.
+ * Throws a CniError on a malformed pair, a bad `IgnoreUnknown` value, or unknown keys
+ * without `IgnoreUnknown` true: code 999 with the reference's message, since the Go
+ * plugins return these as plain errors, which their skel turns into code 999.
  *
  * @example parseCniArgs("IgnoreUnknown=1;IP=198.18.0.9;K8S_POD_NAME=web", ["IP"]) // { IgnoreUnknown: "1", IP: "198.18.0.9" }
  */
@@ -35,7 +34,7 @@ export function parseCniArgs(s: string, known: readonly string[]): Record<string
   const out: Record<string, string> = {};
   if (s === "") return out;
   const fail = (msg: string): never => {
-    throw new CniError(ErrorCode.InvalidEnvironmentVariables, msg);
+    throw new CniError(ErrorCode.Internal, msg);
   };
   const unknown: string[] = [];
   let ignoreUnknown = false;
