@@ -91,11 +91,60 @@ export const NetSchema = v.object({
 /** The parsed, not yet canonicalised, config. */
 export type NetInput = v.InferOutput<typeof NetSchema>;
 
-/** Parses the full plugin config object; the failure is the first issue with its JSON path. */
+/**
+ * The struct and Go type of each field path (array indexes left out, as Go leaves them
+ * out) of `allocator.Net`, for Go's "cannot unmarshal" message.
+ */
+const GO_FIELDS: Readonly<Record<string, readonly [string, string]>> = {
+  name: ["Net", "string"],
+  cniVersion: ["Net", "string"],
+  ipam: ["Net", "allocator.IPAMConfig"],
+  "ipam.type": ["IPAMConfig", "string"],
+  "ipam.dataDir": ["IPAMConfig", "string"],
+  "ipam.resolvConf": ["IPAMConfig", "string"],
+  "ipam.routes": ["IPAMConfig", "[]*types.Route"],
+  "ipam.ranges": ["IPAMConfig", "[]allocator.RangeSet"],
+  "ipam.subnet": ["IPAMConfig", "string"],
+  "ipam.rangeStart": ["IPAMConfig", "net.IP"],
+  "ipam.rangeEnd": ["IPAMConfig", "net.IP"],
+  "ipam.gateway": ["IPAMConfig", "net.IP"],
+  "ipam.ranges.subnet": ["Range", "string"],
+  "ipam.ranges.rangeStart": ["Range", "net.IP"],
+  "ipam.ranges.rangeEnd": ["Range", "net.IP"],
+  "ipam.ranges.gateway": ["Range", "net.IP"],
+  runtimeConfig: ["Net", 'struct { IPRanges []allocator.RangeSet "json:\\"ipRanges,omitempty\\""; IPs []*ip.IP "json:\\"ips,omitempty\\"" }'],
+  "runtimeConfig.ipRanges": ["", "[]allocator.RangeSet"],
+  "runtimeConfig.ips": ["", "[]*ip.IP"],
+  args: ["Net", 'struct { A *allocator.IPAMArgs "json:\\"cni\\"" }'],
+  "args.cni": ["", "allocator.IPAMArgs"],
+  "args.cni.ips": ["IPAMArgs", "[]*ip.IP"],
+};
+
+/** The JSON kind Go names in "cannot unmarshal <kind>". */
+function jsonKind(x: unknown): string {
+  if (Array.isArray(x)) return "array";
+  if (typeof x === "boolean") return "bool";
+  return typeof x;
+}
+
+/**
+ * Parses the full plugin config object. A wrongly typed field fails with Go's
+ * `json: cannot unmarshal ...` text, a bad address with its text unmarshaller's words,
+ * as the reference's `LoadIPAMConfig` does.
+ */
 export function parseNet(input: unknown): Outcome<NetInput> {
   const result = v.safeParse(NetSchema, input);
   if (result.success) return ok(result.output);
   const issue = result.issues[0];
-  const path = v.getDotPath(issue);
-  return fail(path === null ? issue.message : `${path}: ${issue.message}`);
+  if (issue.kind !== "schema") return fail(issue.message);
+  const keys = (issue.path ?? []).map((p) => p.key);
+  const path = keys.filter((k): k is string => typeof k === "string").join(".");
+  const field = GO_FIELDS[path];
+  if (field === undefined) return fail(`${path}: ${issue.message}`);
+  // An element of a list has the list's element type (Go names no index).
+  const elementOf = typeof keys[keys.length - 1] === "number";
+  let type = field[1];
+  if (elementOf) type = type.replace(/^\[\]\*?/, "").replace(/^\[\]/, "");
+  if (elementOf && path === "ipam.ranges" && typeof keys[keys.length - 2] === "number") type = "allocator.Range";
+  return fail(`json: cannot unmarshal ${jsonKind(issue.input)} into Go struct field ${field[0]}.${path} of type ${type}`);
 }
