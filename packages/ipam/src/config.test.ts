@@ -54,7 +54,7 @@ describe("canonicalizeRange", () => {
     expect(range("198.18.0.0/24", { rangeEnd: "198.18.1.5" })).toEqual({ ok: false, error: "RangeEnd 198.18.1.5 not in network 198.18.0.0/24" });
     expect(range("198.18.0.0/24", { rangeStart: "198.18.0.50", rangeEnd: "198.18.0.40" })).toEqual({
       ok: false,
-      error: "RangeEnd 198.18.0.40 not in network 198.18.0.0/24",
+      error: "RangeStart 198.18.0.50 not in network 198.18.0.0/24",
     });
   });
 
@@ -136,10 +136,17 @@ describe("loadIPAMConfig", () => {
     expect(load({ subnet: "198.18.0.0/24", dataDir: "/tmp/x" }).dataDir).toBe("/tmp/x");
   });
 
-  test("reports malformed addresses with Go's messages and the JSON path", () => {
-    expect(loadError({ subnet: "198.18.0.0/33" })).toBe("ipam.subnet: invalid CIDR address: 198.18.0.0/33");
-    expect(loadError({ ranges: [[{ subnet: "198.18.0.0/24", rangeStart: "x" }]] })).toBe("ipam.ranges.0.0.rangeStart: invalid IP address: x");
-    expect(loadError({ subnet: "198.18.0.0/24" }, { args: { cni: { ips: ["nope"] } } })).toBe("args.cni.ips.0: invalid IP address nope");
+  test("reports malformed addresses with Go's messages, without a path as the reference", () => {
+    expect(loadError({ subnet: "198.18.0.0/33" })).toBe("invalid CIDR address: 198.18.0.0/33");
+    expect(loadError({ ranges: [[{ subnet: "198.18.0.0/24", rangeStart: "x" }]] })).toBe("invalid IP address: x");
+    expect(loadError({ subnet: "198.18.0.0/24" }, { args: { cni: { ips: ["nope"] } } })).toBe("invalid IP address nope");
+  });
+
+  test("reports a wrongly typed field as Go's json decoder does", () => {
+    expect(loadError({ ranges: "x" })).toBe("json: cannot unmarshal string into Go struct field IPAMConfig.ipam.ranges of type []allocator.RangeSet");
+    expect(loadError({ ranges: ["x"] })).toBe("json: cannot unmarshal string into Go struct field IPAMConfig.ipam.ranges of type allocator.RangeSet");
+    expect(loadError({ subnet: 5 })).toBe("json: cannot unmarshal number into Go struct field IPAMConfig.ipam.subnet of type string");
+    expect(loadError({ subnet: "198.18.0.0/24" }, { args: { cni: { ips: "x" } } })).toBe("json: cannot unmarshal string into Go struct field IPAMArgs.args.cni.ips of type []*ip.IP");
   });
 
   test("reads an empty rangeStart as unset, as Go's net.IP does", () => {

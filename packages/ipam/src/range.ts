@@ -43,7 +43,10 @@ export function canonicalizeRange(input: RangeInput): Outcome<Range> {
   const partial: Range = { subnet, gateway: input.gateway ?? first, rangeStart: first, rangeEnd: first };
   let rangeStart = first;
   if (input.rangeStart !== undefined) {
-    if (!rangeContains(partial, input.rangeStart, false)) {
+    // Go's Contains checks every bound already set, so a rangeStart after the given
+    // rangeEnd is the one reported "not in network".
+    const afterEnd = input.rangeEnd !== undefined && input.rangeEnd.family === input.rangeStart.family && compareIP(input.rangeStart, input.rangeEnd) > 0;
+    if (afterEnd || !rangeContains(partial, input.rangeStart, false)) {
       return fail(`RangeStart ${formatIP(input.rangeStart)} not in network ${formatCIDR(subnet)}`);
     }
     rangeStart = input.rangeStart;
