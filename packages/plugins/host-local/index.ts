@@ -35,8 +35,15 @@ async function withStore<T>(open: OpenStore, dataDir: string, network: string, f
 
 async function readDns(path: string): Promise<DNS> {
   if (path === "") return {};
-  // A resolvConf that cannot be read fails ADD, as upstream (§8.3).
-  return parseResolvConf(await Bun.file(path).text());
+  // A resolvConf that cannot be read fails ADD, as upstream (§8.3), in Go's words.
+  try {
+    return parseResolvConf(await Bun.file(path).text());
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    const why = { ENOENT: "no such file or directory", EACCES: "permission denied", EISDIR: "is a directory" }[code ?? ""];
+    if (why === undefined) throw err;
+    throw new Error(`${code === "EISDIR" ? "read" : "open"} ${path}: ${why}`);
+  }
 }
 
 /**
