@@ -22,16 +22,26 @@ export async function rollback(kernel: Kernel, undo: readonly KernelOp[]): Promi
 
 /**
  * Applies the steps as one batch. On failure, undoes the steps applied before the
- * failing one (all of them when the driver cannot tell which failed) and rethrows.
+ * failing one (all of them when the driver cannot tell which failed) and rethrows, with
+ * the failing step's index in the whole plan. A step marked `existsOk` that fails because
+ * its object exists is passed over, and the rest of the plan goes on.
  * `warn` receives rollback failures, which never mask the original error.
  */
 export async function applyWithRollback(kernel: Kernel, steps: readonly PlanStep[], warn: (msg: string) => void = () => {}): Promise<void> {
-  if (steps.length === 0) return;
-  try {
-    await kernel.apply(opsOf(steps));
-  } catch (err) {
-    const applied = err instanceof KernelError && err.opIndex !== undefined ? err.opIndex : steps.length;
-    for (const failure of await rollback(kernel, undoOf(steps, applied))) warn(`rollback: ${failure}`);
-    throw err;
+  for (let start = 0; start < steps.length; ) {
+    try {
+      await kernel.apply(opsOf(steps.slice(start)));
+      return;
+    } catch (err) {
+      const known = err instanceof KernelError && err.opIndex !== undefined;
+      const failed = known ? start + (err as KernelError).opIndex! : steps.length;
+      if (known && (err as KernelError).kind === "exists" && steps[failed]?.existsOk === true) {
+        start = failed + 1;
+        continue;
+      }
+      for (const failure of await rollback(kernel, undoOf(steps, failed))) warn(`rollback: ${failure}`);
+      if (known && start > 0) throw new KernelError((err as KernelError).kind, (err as Error).message, failed);
+      throw err;
+    }
   }
 }

@@ -98,5 +98,6 @@ export function routeSteps(t: IfaceTarget, routes: readonly Route[], gateways: {
       ...(r.mtu !== undefined && r.mtu !== 0 ? { mtu: r.mtu } : {}),
       ...(r.advmss !== undefined && r.advmss !== 0 ? { advmss: r.advmss } : {}),
     });
+    return { ...step, existsOk: true };
   });
 }

@@ -11,6 +11,8 @@ import type { KernelOp } from "@tscni/kernel";
 export interface PlanStep {
   readonly op: KernelOp;
   readonly undo?: KernelOp;
+  /** The reference ignores "file exists" for this operation (H-2: the first route wins). */
+  readonly existsOk?: boolean;
 }
 
 /** The operations of a plan, in order: what the driver applies and `cni plan` prints. */
