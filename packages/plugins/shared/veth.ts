@@ -77,7 +77,10 @@ export function vethSteps(s: VethSpec): PlanStep[] {
   return steps;
 }
 
-/** The reference's error when the container end's name is taken (H-1, ADD-4). */
-export function containerNameTaken(ifName: string, hostName: string): Error {
-  return new Error(`container veth name ("${ifName}") peer provided ("${hostName}") already exists`);
+/**
+ * The reference's error when the container end's name is taken (ADD-4), in the words of
+ * the reference plugins v1.1; H-1 quotes a later release's, which also names the peer.
+ */
+export function containerNameTaken(ifName: string, _hostName: string): Error {
+  return new Error(`container veth name provided (${ifName}) already exists`);
 }
