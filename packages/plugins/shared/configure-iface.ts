@@ -85,7 +85,9 @@ export function routeSteps(t: IfaceTarget, routes: readonly Route[], gateways: {
     if (dst === undefined) throw new Error(`invalid route destination: ${r.dst}`);
     const gw = r.gw !== undefined ? r.gw : gateways[dst.ip.family] !== undefined ? formatAddr(gateways[dst.ip.family]!) : undefined;
     const scope = r.scope === undefined ? undefined : SCOPES[r.scope];
-    return keep({
+    // The reference skips a route that exists already: the first one wins (H-2), e.g. a
+    // second interface's default route.
+    const step: PlanStep = keep({
       op: "route.add",
       ns: t.netns,
       // The kernel wants the destination without host bits (Go's ParseCIDR masks it too).
