@@ -18,13 +18,14 @@ import { readPtpCheckView, readPtpView } from "./view.ts";
 async function add(ports: PluginPorts, a: CmdArgs): Promise<Result100> {
   const conf = parsePtpConfig(a.config);
   validateForAdd(conf);
-  await requireNetns(ports.kernel, a.netns);
-  let fresh: Awaited<ReturnType<typeof readPtpView>> | undefined = await readPtpView(ports.kernel, a.netns);
-  // Refuse a taken name before IPAM reserves anything (ADD-4).
-  if (fresh.containerLinks.some((l) => l.name === a.ifName)) throw containerNameTaken(a.ifName, randomVethName(ports.random));
+  // IPAM first, as the reference (§8.2 step 1): its errors win over the netns's and a
+  // taken name's (ADD-4), which release the address again below.
   const ipam = ports.ipam(conf.ipamType, a);
   const ipamResult = await ipam.add();
   try {
+    await requireNetns(ports.kernel, a.netns);
+    let fresh: Awaited<ReturnType<typeof readPtpView>> | undefined = await readPtpView(ports.kernel, a.netns);
+    if (fresh.containerLinks.some((l) => l.name === a.ifName)) throw containerNameTaken(a.ifName, randomVethName(ports.random));
     const read = async () => {
       const v = fresh ?? (await readPtpView(ports.kernel, a.netns));
       fresh = undefined;
