@@ -174,9 +174,10 @@ describe("planBridgeAdd", () => {
     expect(() => plan(conf(), { cniVersion: "1.1.0", ips: [] })).toThrow("IPAM plugin returned missing IP config");
   });
 
-  test("the config's DNS replaces the IPAM one", () => {
+  test("the result has the config's DNS and never the IPAM one, as the reference v1.1", () => {
     expect(plan(conf({ dns: { nameservers: ["198.18.0.53"] } }), { ...v4, dns: { domain: "x" } }).result.dns).toEqual({ nameservers: ["198.18.0.53"] });
-    expect(plan(conf(), { ...v4, dns: { domain: "x" } }).result.dns).toEqual({ domain: "x" });
+    // The reference v1.1 drops IPAM's DNS: the result has the config's only.
+    expect(plan(conf(), { ...v4, dns: { domain: "x" } }).result.dns).toBeUndefined();
   });
 
   test("a MAC from the config is set on the container end", () => {
