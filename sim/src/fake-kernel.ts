@@ -182,6 +182,11 @@ export class FakeKernel implements Kernel {
     return linkInfos(this.#world, this.#ns(ns));
   }
 
+  /** The link named `name`, or undefined when there is none. */
+  async link(ns: Netns, name: string): Promise<LinkInfo | undefined> {
+    return linkInfos(this.#world, this.#ns(ns)).find((l) => l.name === name);
+  }
+
   /** Addresses of a namespace, optionally of one link. */
   async addresses(ns: Netns, dev?: string): Promise<AddrInfo[]> {
     return addrInfos(this.#ns(ns), dev);

@@ -18,7 +18,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { HOST, KernelError, type Kernel, type KernelBatch, type KernelOp, type Netns } from "@tscni/kernel";
+import { HOST, KernelError, type Kernel, type KernelBatch, type KernelOp, type LinkInfo, type Netns } from "@tscni/kernel";
 import { createLinuxKernel } from "@tscni/kernel/linux";
 import { createNetlinkKernel } from "@tscni/kernel/netlink";
 import { canUseRealKernel, createThrowawayNetns, deleteThrowawayNetns } from "@tscni/kernel/testing";
@@ -89,9 +89,10 @@ const isLinkLocal = (cidr: string): boolean => /^fe[89ab][0-9a-f]:/i.test(cidr) 
 
 /** What both kernels must agree on in one namespace. */
 async function observe(k: Kernel, n: Netns) {
-  const links = (await k.links(n))
-    .map((l) => ({ name: l.name, kind: l.kind, up: l.up, mtu: l.mtu, master: l.master, hairpin: l.hairpin, isolated: l.isolated, promisc: l.promisc }))
-    .sort((a, b) => a.name.localeCompare(b.name));
+  const seen = (l: LinkInfo) => ({ name: l.name, kind: l.kind, up: l.up, mtu: l.mtu, master: l.master, hairpin: l.hairpin, isolated: l.isolated, promisc: l.promisc });
+  const links = (await k.links(n)).map(seen).sort((a, b) => a.name.localeCompare(b.name));
+  // One link read by name: the same link the dump lists, or none (a name never made too).
+  const byName = await Promise.all(["lo", ...names, "nope"].map(async (name) => ({ name, link: mapOpt(await k.link(n, name), seen) })));
   const addrs = (await k.addresses(n))
     .filter((a) => !isLinkLocal(a.cidr))
     .map((a) => `${a.dev} ${a.cidr} ${a.scope}`)
@@ -101,8 +102,10 @@ async function observe(k: Kernel, n: Netns) {
     .map((r) => [r.dst, r.gw ?? "-", r.dev ?? "-", r.src ?? "-", r.scope, r.metric ?? 0, r.protocol ?? "-"].join(" "))
     .sort();
   const sysctls = await Promise.all(SYSCTLS.map((key) => k.sysctl(n, key)));
-  return { links, addrs, routes, sysctls };
+  return { links, byName, addrs, routes, sysctls };
 }
+
+const mapOpt = <T, U>(x: T | undefined, f: (x: T) => U): U | null => (x === undefined ? null : f(x));
 
 async function outcome(k: Kernel, batch: KernelBatch): Promise<string> {
   try {

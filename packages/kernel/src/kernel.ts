@@ -85,6 +85,11 @@ export interface Kernel {
   netnsExists(ns: Netns): Promise<boolean>;
   /** Every link of a namespace. Throws KernelError `netns-gone` when it does not exist. */
   links(ns: Netns): Promise<LinkInfo[]>;
+  /**
+   * The link named `name`, as {@link links} would list it, or undefined when there is none
+   * (an altname is not its name). Reads that one link, not the whole namespace.
+   */
+  link(ns: Netns, name: string): Promise<LinkInfo | undefined>;
   /** Addresses of a namespace, optionally of one link. */
   addresses(ns: Netns, dev?: string): Promise<AddrInfo[]>;
   /** Routes of a namespace's main table, of one family or both. */

@@ -26,14 +26,13 @@ import { readBridgeCheckView, readBridgeView } from "./view.ts";
  */
 const PORT_UP_DEADLINE_MS = 2550;
 
-/** Waits until the host end is oper-up (§8.1 step 11); returns the host links it last read. */
-async function waitPortUp(ports: PluginPorts, name: string): Promise<LinkInfo[]> {
+/** Waits until the host end is oper-up (§8.1 step 11); returns the link as it last read it. */
+async function waitPortUp(ports: PluginPorts, name: string): Promise<LinkInfo> {
   for (let waited = 0, step = 1; ; waited += step, step = Math.min(step * 2, 250)) {
-    const links = await ports.kernel.links(HOST);
-    const link = links.find((l) => l.name === name);
+    const link = await ports.kernel.link(HOST, name);
     if (link === undefined) throw new Error(`failed to lookup "${name}": link not found`);
     const state = link.operState.toLowerCase();
-    if (state === "up") return links;
+    if (state === "up") return link;
     if (waited >= PORT_UP_DEADLINE_MS) throw new Error(`bridge port in error state: ${state}`);
     await ports.sleep(Math.min(step, PORT_UP_DEADLINE_MS - waited));
   }
@@ -43,7 +42,7 @@ async function add(ports: PluginPorts, a: CmdArgs): Promise<Result100> {
   const conf = parseBridgeConfig(a.config, a.args);
   validateForAdd(conf);
   await requireNetns(ports.kernel, a.netns);
-  const view = await readBridgeView(ports.kernel, conf, a.netns);
+  const view = await readBridgeView(ports.kernel, conf, a.netns, a.ifName);
   // Refuse a taken name before IPAM reserves anything (ADD-4).
   if (view.containerLinks.some((l) => l.name === a.ifName)) throw containerNameTaken(a.ifName, randomVethName(ports.random));
   const ipam = conf.ipamType !== "" ? ports.ipam(conf.ipamType, a) : undefined;
@@ -52,10 +51,10 @@ async function add(ports: PluginPorts, a: CmdArgs): Promise<Result100> {
   try {
     applied = await applyBridge(ports, conf, a, ipamResult, view);
     const result = applied.plan.result;
-    const hostLinks = conf.disableContainerInterface ? undefined : await waitPortUp(ports, applied.hostVeth);
+    const port = conf.disableContainerInterface ? undefined : await waitPortUp(ports, applied.hostVeth);
     if (conf.enabledad && (result.ips ?? []).some((ip) => ip.address.includes(":"))) await settleAddresses(ports.kernel, a.netns, a.ifName, ports.sleep);
-    // The host links just read are current: the MACs come from them, not from a new read.
-    await fillMacs(ports.kernel, result.interfaces ?? [], hostLinks);
+    // The host end just read is current: its MAC comes from that read, not from a new one.
+    await fillMacs(ports.kernel, result.interfaces ?? [], port === undefined ? [] : [port]);
     // A result the config's version cannot express (an L2 result at 0.1.0/0.2.0 has no IP)
     // fails here, inside the rollback, not later in the framework after the kernel changed.
     convertResult(result, conf.cniVersion);
@@ -72,7 +71,7 @@ async function add(ports: PluginPorts, a: CmdArgs): Promise<Result100> {
 function applyBridge(ports: PluginPorts, conf: BridgeConfig, a: CmdArgs, ipam: Result100 | undefined, first: BridgeView) {
   let fresh: BridgeView | undefined = first;
   const read = async (): Promise<BridgeView> => {
-    const v = fresh ?? (await readBridgeView(ports.kernel, conf, a.netns));
+    const v = fresh ?? (await readBridgeView(ports.kernel, conf, a.netns, a.ifName));
     fresh = undefined;
     return v;
   };
@@ -97,7 +96,8 @@ async function check(ports: PluginPorts, a: CmdArgs): Promise<void> {
   // fails with "no plugin name provided"; we check IPAM only when there is one.
   if (conf.ipamType !== "") await ports.ipam(conf.ipamType, a).check();
   const prev = prevResultOf(a, "Required prevResult missing");
-  const problem = checkBridge(conf, a.netns, a.ifName, prev, await readBridgeCheckView(ports.kernel, a.netns));
+  const hostNames = [conf.bridge, ...(prev.interfaces ?? []).filter((i) => (i.sandbox ?? "") === "").map((i) => i.name)];
+  const problem = checkBridge(conf, a.netns, a.ifName, prev, await readBridgeCheckView(ports.kernel, a.netns, a.ifName, hostNames));
   if (problem !== undefined) throw new Error(problem);
 }
 
@@ -117,7 +117,7 @@ export async function planAdd(ports: Pick<PluginPorts, "kernel" | "random">, a: 
   const conf = parseBridgeConfig(a.config, a.args);
   validateForAdd(conf);
   await requireNetns(ports.kernel, a.netns);
-  const view = await readBridgeView(ports.kernel, conf, a.netns);
+  const view = await readBridgeView(ports.kernel, conf, a.netns, a.ifName);
   const hostVeth = pickVethName(new Set(view.hostLinks.map((l) => l.name)), ports.random);
   return planBridgeAdd({
     conf,

@@ -15,11 +15,16 @@ import { calcGateways, ensureAddrSteps, type GatewayDev } from "./gateways.ts";
 
 /** The kernel as the ADD found it. */
 export interface BridgeView {
-  /** Links of the host namespace. */
+  /**
+   * Links of the host namespace: at least the bridge and the VLAN gateway device when
+   * they exist (the plan looks links up by name). Host veth names are random and avoid
+   * these; one that clashes with another link fails as "exists" and is picked anew
+   * (applyAttachment), as the reference's random names are.
+   */
   hostLinks: LinkInfo[];
   /** Addresses of the device the gateway goes on (the bridge, or `<bridge>.<vlan>`), if it exists. */
   gatewayAddrs: AddrInfo[];
-  /** Links of the container namespace. */
+  /** Links of the container namespace: at least the one named like the new interface, when it exists. */
   containerLinks: LinkInfo[];
   sysctls: HostSysctls;
   /** The container loopback's `disable_ipv6`. */

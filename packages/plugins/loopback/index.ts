@@ -53,7 +53,7 @@ async function del(kernel: Kernel, a: CmdArgs): Promise<void> {
 
 /** Fails unless `lo` is up (LO-4). */
 async function check(kernel: Kernel, a: CmdArgs): Promise<void> {
-  const lo = (await kernel.links(a.netns)).find((l) => l.name === LO);
+  const lo = await kernel.link(a.netns, LO);
   if (lo === undefined) throw new Error(`link "${LO}" not found`);
   if (!lo.up) throw new Error("loopback interface is down");
 }

@@ -24,10 +24,10 @@ async function add(ports: PluginPorts, a: CmdArgs): Promise<Result100> {
   const ipamResult = await ipam.add();
   try {
     await requireNetns(ports.kernel, a.netns);
-    let fresh: Awaited<ReturnType<typeof readPtpView>> | undefined = await readPtpView(ports.kernel, a.netns);
+    let fresh: Awaited<ReturnType<typeof readPtpView>> | undefined = await readPtpView(ports.kernel, a.netns, a.ifName);
     if (fresh.containerLinks.some((l) => l.name === a.ifName)) throw containerNameTaken(a.ifName, randomVethName(ports.random));
     const read = async () => {
-      const v = fresh ?? (await readPtpView(ports.kernel, a.netns));
+      const v = fresh ?? (await readPtpView(ports.kernel, a.netns, a.ifName));
       fresh = undefined;
       return v;
     };
@@ -49,7 +49,8 @@ async function check(ports: PluginPorts, a: CmdArgs): Promise<void> {
   await requireNetns(ports.kernel, a.netns);
   await ports.ipam(conf.ipamType, a).check();
   const prev = prevResultOf(a, "ptp: Required prevResult missing");
-  const problem = checkPtp(a.netns, a.ifName, prev, await readPtpCheckView(ports.kernel, a.netns));
+  const hostNames = (prev.interfaces ?? []).filter((i) => (i.sandbox ?? "") === "").map((i) => i.name);
+  const problem = checkPtp(a.netns, a.ifName, prev, await readPtpCheckView(ports.kernel, a.netns, a.ifName, hostNames));
   if (problem !== undefined) throw new Error(problem);
 }
 
@@ -68,7 +69,7 @@ export async function planAdd(ports: Pick<PluginPorts, "kernel" | "random">, a: 
   const conf = parsePtpConfig(a.config);
   validateForAdd(conf);
   await requireNetns(ports.kernel, a.netns);
-  const view = await readPtpView(ports.kernel, a.netns);
+  const view = await readPtpView(ports.kernel, a.netns, a.ifName);
   const ipamResult = await ipam(conf.ipamType);
   if (ipamResult === undefined) throw new Error("no plugin name provided");
   const hostVeth = pickVethName(new Set(view.hostLinks.map((l) => l.name)), ports.random);

@@ -17,7 +17,7 @@ import type { PtpConfig } from "./config.ts";
 
 /** The kernel as the ADD found it. */
 export interface PtpView {
-  /** Links of the container namespace. */
+  /** Links of the container namespace: at least the one named like the new interface, when it exists. */
   containerLinks: LinkInfo[];
   sysctls: HostSysctls;
   /** The container loopback's `disable_ipv6`. */

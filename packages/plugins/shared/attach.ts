@@ -65,15 +65,20 @@ export async function requireNetns(kernel: Kernel, netns: string): Promise<void>
 }
 
 /**
- * Fills the MACs of the result's interfaces from the kernel (they exist only after apply).
- * `hostLinks`, when given, is a read of the host namespace made after the apply.
+ * Fills the MACs of the result's interfaces from the kernel (they exist only after apply),
+ * reading each link by name. `hostLinks` are host links read after the apply: those are
+ * not read again.
  */
-export async function fillMacs(kernel: Kernel, interfaces: { name: string; mac?: string; sandbox?: string }[], hostLinks?: LinkInfo[]): Promise<void> {
-  const byNs = new Map<string, LinkInfo[]>(hostLinks === undefined ? [] : [[HOST, hostLinks]]);
-  for (const iface of interfaces) {
-    const ns = iface.sandbox !== undefined && iface.sandbox !== "" ? iface.sandbox : HOST;
-    if (!byNs.has(ns)) byNs.set(ns, await kernel.links(ns));
-    const link = byNs.get(ns)?.find((l) => l.name === iface.name);
-    if (link !== undefined) iface.mac = link.mac;
-  }
+export async function fillMacs(kernel: Kernel, interfaces: { name: string; mac?: string; sandbox?: string }[], hostLinks: readonly LinkInfo[] = []): Promise<void> {
+  const links = await Promise.all(
+    interfaces.map((iface) => {
+      const ns = iface.sandbox !== undefined && iface.sandbox !== "" ? iface.sandbox : HOST;
+      const known = ns === HOST ? hostLinks.find((l) => l.name === iface.name) : undefined;
+      return known ?? kernel.link(ns, iface.name);
+    }),
+  );
+  links.forEach((link, i) => {
+    const iface = interfaces[i];
+    if (link !== undefined && iface !== undefined) iface.mac = link.mac;
+  });
 }

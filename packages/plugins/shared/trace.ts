@@ -41,6 +41,7 @@ export function tracedKernel(k: Kernel, t: Tracer): Kernel {
     apply: (batch) => t.span(`kernel.apply ${batch.length} ops: ${[...new Set(batch.map((o) => o.op))].join(",")}`, () => k.apply(batch)),
     netnsExists: (ns) => t.span(`kernel.netnsExists ${ns}`, () => k.netnsExists(ns)),
     links: (ns) => t.span(`kernel.links ${ns}`, () => k.links(ns)),
+    link: (ns, name) => t.span(`kernel.link ${ns} ${name}`, () => k.link(ns, name)),
     addresses: (ns, dev) => t.span(`kernel.addresses ${ns} ${dev ?? ""}`, () => k.addresses(ns, dev)),
     routes: (ns, family) => t.span(`kernel.routes ${ns} ${family ?? ""}`, () => k.routes(ns, family)),
     sysctl: (ns, key) => t.span(`kernel.sysctl ${ns} ${key}`, () => k.sysctl(ns, key)),

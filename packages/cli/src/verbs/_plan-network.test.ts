@@ -18,6 +18,7 @@ function readOnlyKernel(extraHostLinks: LinkInfo[] = []): Kernel {
     },
     netnsExists: async () => true,
     links: async (ns) => (ns === HOST ? [lo, ...extraHostLinks] : [{ ...lo, up: false }]),
+    link: async (ns, name) => (ns === HOST ? [lo, ...extraHostLinks] : [{ ...lo, up: false }]).find((l) => l.name === name),
     addresses: async () => [],
     routes: async () => [],
     sysctl: async (_ns, key) => (key.endsWith("disable_ipv6") ? "0" : key.includes("forward") ? "0" : undefined),

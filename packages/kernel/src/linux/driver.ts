@@ -97,6 +97,17 @@ export function createLinuxKernel(opts: LinuxKernelOptions = {}): Kernel {
       const [out = ""] = await read(ns, [["-details", "link", "show"]]);
       return parseLinks(out);
     },
+    async link(ns: Netns, name: string): Promise<LinkInfo | undefined> {
+      try {
+        const [out = ""] = await read(ns, [["-details", "link", "show", "dev", name]]);
+        // `dev` also matches an altname; only the link's own name counts.
+        return parseLinks(out).find((l) => l.name === name);
+      } catch (e) {
+        // `Device "x" does not exist.` (also for a name no link could have).
+        if (e instanceof KernelError && e.kind === "not-found") return undefined;
+        throw e;
+      }
+    },
     async addresses(ns: Netns, dev?: string): Promise<AddrInfo[]> {
       const [out = ""] = await read(ns, [["addr", "show"]]);
       const all = parseAddrs(out);

@@ -41,42 +41,58 @@ export function decodeLinks(raws: readonly RawLink[]): LinkInfo[] {
   const names = new Map(raws.map((r) => [r.index, attrStr(r.attrs.get(K.IFLA_IFNAME)) ?? ""]));
   // ll_index_to_name: an index this namespace does not know prints as `if<N>`.
   const nameOf = (i: number): string => names.get(i) ?? `if${i}`;
-  return raws.map((r) => {
-    const a = r.attrs;
-    const info = a.has(K.IFLA_LINKINFO) ? attrs(a.get(K.IFLA_LINKINFO)!) : new Map<number, DataView>();
-    const kind = attrStr(info.get(K.IFLA_INFO_KIND)) ?? (r.type === K.ARPHRD_LOOPBACK ? "loopback" : "device");
-    const operState = attrU(a.get(K.IFLA_OPERSTATE));
-    const mac = a.get(K.IFLA_ADDRESS);
-    const link: LinkInfo = {
-      index: r.index,
-      name: nameOf(r.index),
-      kind,
-      mac: mac === undefined ? "" : linkAddress(r.type, attrBytes(mac)),
-      mtu: attrU(a.get(K.IFLA_MTU)) ?? 0,
-      up: (r.flags & K.IFF_UP) !== 0,
-      operState: operState === undefined ? "UNKNOWN" : (K.OPER_STATES[operState] ?? "UNKNOWN"),
-      promisc: (r.flags & K.IFF_PROMISC) !== 0,
-    };
-    const master = attrU(a.get(K.IFLA_MASTER));
-    if (master !== undefined && master !== 0) link.master = nameOf(master);
-    const peer = attrU(a.get(K.IFLA_LINK));
-    // `ip` prints the index of a link in another namespace, the name of one in this one.
-    const foreign = a.has(K.IFLA_LINK_NETNSID);
-    if (kind === "veth" && peer !== undefined && peer !== 0 && foreign) link.peerIndex = peer;
-    if (attrStr(info.get(K.IFLA_INFO_SLAVE_KIND)) === "bridge") {
-      const port = info.has(K.IFLA_INFO_SLAVE_DATA) ? attrs(info.get(K.IFLA_INFO_SLAVE_DATA)!) : new Map<number, DataView>();
-      link.hairpin = flag(port.get(K.IFLA_BRPORT_MODE)) ?? false;
-      link.isolated = flag(port.get(K.IFLA_BRPORT_ISOLATED)) ?? false;
-    }
-    const data = info.has(K.IFLA_INFO_DATA) ? attrs(info.get(K.IFLA_INFO_DATA)!) : new Map<number, DataView>();
-    if (kind === "bridge") link.vlanFiltering = flag(data.get(K.IFLA_BR_VLAN_FILTERING)) ?? false;
-    if (kind === "vlan") {
-      const id = attrU(data.get(K.IFLA_VLAN_ID));
-      if (id !== undefined) link.vlanId = id;
-      if (peer !== undefined && peer !== 0 && !foreign) link.parent = nameOf(peer);
-    }
-    return link;
-  });
+  return raws.map((r) => decodeLink(r, nameOf));
+}
+
+/**
+ * The indexes of other links that one link's decoding names (its master, a vlan's
+ * parent): what a read of that link alone must look up.
+ */
+export function linkedIndexes(r: RawLink): number[] {
+  const out: number[] = [];
+  const master = attrU(r.attrs.get(K.IFLA_MASTER));
+  if (master !== undefined && master !== 0) out.push(master);
+  const peer = attrU(r.attrs.get(K.IFLA_LINK));
+  if (peer !== undefined && peer !== 0 && !r.attrs.has(K.IFLA_LINK_NETNSID)) out.push(peer);
+  return out;
+}
+
+/** Decodes one link; `nameOf` names another link of its namespace by index (`if<N>` when there is none). */
+export function decodeLink(r: RawLink, nameOf: (index: number) => string): LinkInfo {
+  const a = r.attrs;
+  const info = a.has(K.IFLA_LINKINFO) ? attrs(a.get(K.IFLA_LINKINFO)!) : new Map<number, DataView>();
+  const kind = attrStr(info.get(K.IFLA_INFO_KIND)) ?? (r.type === K.ARPHRD_LOOPBACK ? "loopback" : "device");
+  const operState = attrU(a.get(K.IFLA_OPERSTATE));
+  const mac = a.get(K.IFLA_ADDRESS);
+  const link: LinkInfo = {
+    index: r.index,
+    name: attrStr(a.get(K.IFLA_IFNAME)) ?? "",
+    kind,
+    mac: mac === undefined ? "" : linkAddress(r.type, attrBytes(mac)),
+    mtu: attrU(a.get(K.IFLA_MTU)) ?? 0,
+    up: (r.flags & K.IFF_UP) !== 0,
+    operState: operState === undefined ? "UNKNOWN" : (K.OPER_STATES[operState] ?? "UNKNOWN"),
+    promisc: (r.flags & K.IFF_PROMISC) !== 0,
+  };
+  const master = attrU(a.get(K.IFLA_MASTER));
+  if (master !== undefined && master !== 0) link.master = nameOf(master);
+  const peer = attrU(a.get(K.IFLA_LINK));
+  // `ip` prints the index of a link in another namespace, the name of one in this one.
+  const foreign = a.has(K.IFLA_LINK_NETNSID);
+  if (kind === "veth" && peer !== undefined && peer !== 0 && foreign) link.peerIndex = peer;
+  if (attrStr(info.get(K.IFLA_INFO_SLAVE_KIND)) === "bridge") {
+    const port = info.has(K.IFLA_INFO_SLAVE_DATA) ? attrs(info.get(K.IFLA_INFO_SLAVE_DATA)!) : new Map<number, DataView>();
+    link.hairpin = flag(port.get(K.IFLA_BRPORT_MODE)) ?? false;
+    link.isolated = flag(port.get(K.IFLA_BRPORT_ISOLATED)) ?? false;
+  }
+  const data = info.has(K.IFLA_INFO_DATA) ? attrs(info.get(K.IFLA_INFO_DATA)!) : new Map<number, DataView>();
+  if (kind === "bridge") link.vlanFiltering = flag(data.get(K.IFLA_BR_VLAN_FILTERING)) ?? false;
+  if (kind === "vlan") {
+    const id = attrU(data.get(K.IFLA_VLAN_ID));
+    if (id !== undefined) link.vlanId = id;
+    if (peer !== undefined && peer !== 0 && !foreign) link.parent = nameOf(peer);
+  }
+  return link;
 }
 
 const scopeName = (n: number): string => K.SCOPE_NAMES[n] ?? String(n);

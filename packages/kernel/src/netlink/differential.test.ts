@@ -7,7 +7,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { KernelError, type Kernel } from "../kernel.ts";
+import { KernelError, type Kernel, type LinkInfo } from "../kernel.ts";
 import { HOST, type KernelBatch, type KernelOp, type Netns } from "../ops.ts";
 import { createLinuxKernel } from "../linux/driver.ts";
 import { canUseRealKernel, createThrowawayNetns, deleteThrowawayNetns } from "../linux/throwaway.ts";
@@ -80,10 +80,20 @@ async function outcome(k: Kernel, batch: KernelBatch, ctr: string, host: string)
   }
 }
 
+/** Every field but the MAC and operational state, which the kernel sets on its own time. */
+const stable = ({ mac: _m, operState: _o, ...rest }: LinkInfo) => rest;
+
 async function state(k: Kernel, ctr: string) {
   const out: unknown[] = [];
   for (const n of [HOST, ctr]) {
-    out.push((await k.links(n)).map(({ mac: _m, operState: _o, ...rest }) => rest));
+    const links = await k.links(n);
+    out.push(links.map(stable));
+    // One link read by name is the link the dump lists (its master named alike), or none.
+    for (const name of ["lo", "eth0", "eth1", "veth0", "br0", "nope", ""]) {
+      const [one, listed] = [await k.link(n, name), links.find((l) => l.name === name)];
+      expect(one === undefined ? null : stable(one)).toEqual(listed === undefined ? null : stable(listed));
+      out.push(one === undefined ? null : stable(one));
+    }
     out.push((await k.addresses(n)).filter((a) => !a.cidr.startsWith("fe80:")));
     out.push(await k.routes(n));
     out.push(await k.sysctl(n, "net.ipv4.ip_forward"));

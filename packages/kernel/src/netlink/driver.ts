@@ -13,7 +13,7 @@ import { resolveHost } from "../segments.ts";
 import { classify, reason } from "../linux/errors.ts";
 import { isNetnsFile, requireNetns } from "../linux/runner.ts";
 import * as K from "./constants.ts";
-import { decodeAddrs, decodeLinks, decodeRoutes, rawLink, type RawLink } from "./decode.ts";
+import { decodeAddrs, decodeLink, decodeLinks, decodeRoutes, linkedIndexes, rawLink, type RawLink } from "./decode.ts";
 import { encodeOp, Refused, type EncodeContext } from "./encode.ts";
 import { libc, type Libc } from "./libc.ts";
 import { homeFd, openNetns, readSysctlFile, within, writeSysctlFile } from "./netns.ts";
@@ -198,6 +198,15 @@ export function createNetlinkKernel(opts: NetlinkKernelOptions = {}): Kernel {
       return path === undefined || isNetnsFile(path);
     },
     links: (ns: Netns): Promise<LinkInfo[]> => read(ns, "-details link show", (s) => decodeLinks(s.links(ns))),
+    link: (ns: Netns, name: string): Promise<LinkInfo | undefined> =>
+      read(ns, `-details link show dev ${name}`, (s) => {
+        const raw = s.link(ns, name);
+        // A GETLINK by name also matches an altname; only the link's own name counts.
+        if (raw === undefined || attrStr(raw.attrs.get(K.IFLA_IFNAME)) !== name) return undefined;
+        // Its master and a vlan's parent are named as `ip` names them: one GETLINK each.
+        const names = new Map(linkedIndexes(raw).map((i) => [i, attrStr(s.link(ns, i)?.attrs.get(K.IFLA_IFNAME))]));
+        return decodeLink(raw, (i) => names.get(i) ?? `if${i}`);
+      }),
     addresses: (ns: Netns, dev?: string): Promise<AddrInfo[]> =>
       read(ns, "addr show", (s) => {
         // One link's addresses need that link only, not a dump of all of them.
