@@ -4,6 +4,7 @@
  */
 import { PLUGIN_VERSIONS, versionReply } from "./plugin-versions.ts";
 import { PLUGINS } from "./plugins.ts";
+import { readToEnd } from "./stdin.ts";
 import { VERBS } from "./verbs.ts";
 import type { CommandIO } from "./io.ts";
 
@@ -31,11 +32,11 @@ function writeAll(writeSync: (fd: number, b: Uint8Array) => number, fd: number, 
 }
 
 async function processIO(args: readonly string[]): Promise<CommandIO> {
-  const { writeSync } = await import("node:fs");
+  const { readSync, writeSync } = await import("node:fs");
   return {
     argv: args,
     env: process.env,
-    readStdin: async () => new Uint8Array(await Bun.stdin.arrayBuffer()),
+    readStdin: () => readToEnd(0, readSync, async () => new Uint8Array(await Bun.stdin.arrayBuffer())),
     stdout: (text) => writeAll(writeSync, 1, text),
     stderr: (text) => writeAll(writeSync, 2, text),
   };
