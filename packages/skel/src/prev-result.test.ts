@@ -27,6 +27,7 @@ describe("parsePrevResult (§3.8)", () => {
       err = e;
     }
     expect(err).toBeInstanceOf(CniError);
+    expect((err as CniError).code).toBe(999);
     expect((err as CniError).msg).toBe('could not parse prevResult: result type supports [1.0.0 1.1.0] but unmarshalled CNIVersion is "0.4.0"');
   });
 });
