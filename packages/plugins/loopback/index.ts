@@ -12,9 +12,25 @@ import { isLoopbackAddress } from "./address.ts";
 
 const LO = "lo";
 
+/** The JSON kind Go names in "cannot unmarshal <kind>". */
+const jsonKind = (x: unknown): string => (Array.isArray(x) ? "array" : typeof x === "boolean" ? "bool" : typeof x);
+
+/** prevResult in the words of the reference's loopback, which parses the config then the result. */
+function loopbackPrevResult(config: CmdArgs["config"]): Result100 | undefined {
+  const raw: unknown = config.prevResult;
+  if (raw !== undefined && raw !== null && (typeof raw !== "object" || Array.isArray(raw))) {
+    throw new Error(`failed to parse network config: json: cannot unmarshal ${jsonKind(raw)} into Go struct field NetConf.prevResult of type map[string]interface {}`);
+  }
+  try {
+    return parsePrevResult(config);
+  } catch (err) {
+    throw new Error(`failed to parse prevResult: ${err instanceof Error && "msg" in err ? String(err.msg) : String(err)}`);
+  }
+}
+
 /** Brings `lo` up, checks its addresses, and returns prevResult or a result for `lo` (LO-2). */
 async function add(kernel: Kernel, a: CmdArgs): Promise<Result> {
-  const prev = parsePrevResult(a.config);
+  const prev = loopbackPrevResult(a.config);
   await kernel.apply([{ op: "link.set", ns: a.netns, name: LO, up: true }]);
   const addrs = await kernel.addresses(a.netns, LO);
   const ips: IPConfig100[] = [];
