@@ -33,6 +33,8 @@ export const commonEntries = {
   ipMasq: goBool,
   ipMasqBackend: goString,
   mtu: goInt,
+  // Only its JSON type is checked here, as Go's decoding into types.NetConf does (PC-6).
+  prevResult: v.nullish(v.looseObject({}, "map[string]interface {}")),
 };
 
 function jsonKind(x: unknown): string {
