@@ -150,7 +150,7 @@ export function parseBridgeConfig(config: unknown, cniArgs: string): BridgeConfi
  */
 export function validateForAdd(c: BridgeConfig): void {
   if (c.ipamType !== "" && c.disableContainerInterface) throw invalidConfig("cannot use IPAM when DisableContainerInterface flag is set");
-  if (c.hairpinMode && c.promiscMode) throw invalidConfig("cannot set hairpin mode and promiscuous mode at the same time");
+  if (c.hairpinMode && c.promiscMode) throw invalidConfig("cannot set hairpin mode and promiscuous mode at the same time."); // with the reference's period
   if (c.ipMasq) throw unsupportedField("ipMasq", true);
   if (c.macspoofchk) throw unsupportedField("macspoofchk", true);
   // The reference finds a bad MAC only when it creates the veth; we refuse before IPAM runs.
