@@ -96,7 +96,9 @@ export class AttachmentIndex {
   markFresh(storeDir: string): void {
     const sentinel = Math.floor(Date.now() / 1000) - 5 + Math.floor(Math.random() * 999_999) / 1_000_000;
     utimesSync(storeDir, new Date(), sentinel);
-    writeAtomic(this.dir, join(this.dir, SYNCED), String(statSync(storeDir, { bigint: true }).mtimeNs));
+    // In place, not temp + rename: it is read and written only under the lock, a torn
+    // stamp reads as stale (a scan), and a rename over it costs an ext4 flush.
+    writeFileSync(join(this.dir, SYNCED), String(statSync(storeDir, { bigint: true }).mtimeNs), { mode: 0o600 });
   }
 
   /** Forgets that the index was complete, so the next lookup scans. */
