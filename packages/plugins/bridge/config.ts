@@ -58,8 +58,8 @@ const Schema = v.looseObject(
     enabledad: goBool,
     disableContainerInterface: goBool,
     portIsolation: goBool,
-    args: v.nullish(v.looseObject({ cni: v.nullish(v.looseObject({ mac: goString }, "main.BridgeArgs")) }, "struct")),
-    runtimeConfig: v.nullish(v.looseObject({ mac: goString }, "struct")),
+    args: v.nullish(v.looseObject({ cni: v.nullish(v.looseObject({ mac: goString }, "main.BridgeArgs")) }, 'struct { Cni main.BridgeArgs "json:\\"cni,omitempty\\"" }')),
+    runtimeConfig: v.nullish(v.looseObject({ mac: goString }, 'struct { Mac string "json:\\"mac,omitempty\\"" }')),
   },
   "main.NetConf",
 );
