@@ -1,0 +1,74 @@
+/**
+ * What the differential plugin tests share: when they skip, how two answers are made
+ * comparable, and the expectations "both sides answered alike" and "both kernels are
+ * alike", with the deliberate differences each test names taken out where it names them.
+ */
+import { expect } from "bun:test";
+import { canonical, isRoot, missingReference } from "./_reference.ts";
+import { sideState } from "./_state.ts";
+import type { Answer, Req, Side, SideCtx, Twin } from "./_twin.ts";
+
+/** Why the differential tests cannot run here (no reference plugins, no build, not root), or undefined. */
+export function twinSkipReason(): string | undefined {
+  return missingReference({ go: false }) ?? (isRoot() ? undefined : "not root (the tests create network namespaces)");
+}
+
+/**
+ * An answer as compared. Taken out: an empty `dns` (libcni v1.1 prints `"dns":{}` on
+ * 1.0.0 results, §3.4), and `"1.1.0"` from the supported versions an incompatible-version
+ * error lists: we support spec 1.1.0, the reference v1.1 stops at 1.0.0 (VN-4).
+ */
+export function comparableAnswer(a: Answer & { raw?: string }): unknown {
+  const { raw: _raw, ...rest } = a;
+  const out = structuredClone(rest) as Answer & { result?: { dns?: unknown } };
+  if (out.result !== undefined && JSON.stringify(out.result.dns) === "{}") delete out.result.dns;
+  if (typeof out.error?.details === "string") out.error.details = out.error.details.replace(' "1.1.0"]', "]");
+  return canonical(out);
+}
+
+/** Both answers of `req`, compared; returns them for further checks. */
+export async function expectSame(twin: Twin, label: string, req: Req): Promise<Record<Side, Answer & { raw: string }>> {
+  const a = await twin.call(req);
+  expect({ case: label, answer: comparableAnswer(a.ours) }).toEqual({ case: label, answer: comparableAnswer(a.reference) });
+  return a;
+}
+
+/** Runs labelled cases in batches of `width` at a time (each case must use its own attachment). */
+export async function inBatches<T>(items: readonly T[], width: number, fn: (item: T) => Promise<void>): Promise<void> {
+  for (let i = 0; i < items.length; i += width) await Promise.all(items.slice(i, i + width).map(fn));
+}
+
+/**
+ * Kernel state lines that differ on purpose: our host veth has `accept_dad=0` (no DAD on
+ * its link-local address, so the first forwarded IPv6 packets are not held back ~1.5 s;
+ * see packages/plugins/shared/veth.ts), the reference leaves the default 1.
+ */
+export const OUR_HOST_VETH_ACCEPT_DAD = /^ipv6\/conf\/veth\*\/accept_dad [01]$/;
+
+function dropLines(state: unknown, drop: readonly RegExp[]): unknown {
+  if (Array.isArray(state)) {
+    return state.filter((x) => typeof x !== "string" || !drop.some((re) => re.test(x))).map((x) => dropLines(x, drop));
+  }
+  if (state === null || typeof state !== "object") return state;
+  return Object.fromEntries(Object.entries(state).map(([k, v]) => [k, dropLines(v, drop)]));
+}
+
+/** Reads both sides' kernels and stores and expects them equal, but for lines matching `drop`. */
+export async function expectSameState(twin: Twin, label: string, drop: readonly RegExp[] = [OUR_HOST_VETH_ACCEPT_DAD]): Promise<void> {
+  const [reference, ours] = await Promise.all([sideState(twin.sides.reference), sideState(twin.sides.ours)]);
+  expect({ after: label, state: canonical(dropLines(ours, drop)) }).toEqual({ after: label, state: canonical(dropLines(reference, drop)) });
+}
+
+/** Each side's own result of an ADD, parsed from what it printed (for a later prevResult). */
+export function resultsOf(a: Record<Side, { raw: string }>): Record<Side, Record<string, unknown>> {
+  return { reference: JSON.parse(a.reference.raw), ours: JSON.parse(a.ours.raw) };
+}
+
+/** A config builder whose prevResult is each side's own earlier result, changed by `edit`. */
+export function withPrev(
+  build: (s: SideCtx) => Record<string, unknown>,
+  prev: Record<Side, Record<string, unknown>>,
+  edit: (r: Record<string, unknown>, s: SideCtx) => Record<string, unknown> = (r) => r,
+): (s: SideCtx) => unknown {
+  return (s) => ({ ...build(s), prevResult: edit(structuredClone(prev[s.side]), s) });
+}
