@@ -10,7 +10,7 @@ describe("parsePtpConfig", () => {
 
   test("a wrongly typed mtu fails with Go's unmarshal message", () => {
     expect(() => parsePtpConfig({ name: "p", mtu: 1.5 })).toThrow("json: cannot unmarshal number 1.5 into Go struct field NetConf.mtu of type int");
-    expect(() => parsePtpConfig({ name: "p", ipam: { type: 3 } })).toThrow("Go struct field NetConf.ipam.type of type string");
+    expect(() => parsePtpConfig({ name: "p", ipam: { type: 3 } })).toThrow("Go struct field IPAM.ipam.type of type string");
   });
 
   test("ipMasq is refused with code 2 naming the field, never ignored", () => {

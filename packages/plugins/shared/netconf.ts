@@ -45,10 +45,22 @@ function jsonKind(x: unknown): string {
   return "object";
 }
 
+/**
+ * The Go struct that holds the field at `keys` (array indexes left out): Go names the
+ * innermost struct, "" for an anonymous one (`args`, `runtimeConfig`).
+ */
+function goStruct(keys: readonly string[]): string {
+  if (keys.length <= 1) return "NetConf";
+  const parent = keys.slice(0, -1).join(".");
+  return { ipam: "IPAM", dns: "DNS", "args.cni": "BridgeArgs", vlanTrunk: "VlanTrunk" }[parent] ?? "";
+}
+
 /** Go's unmarshal error for the first issue: `json: cannot unmarshal string into Go struct field NetConf.mtu of type int`. */
 export function netconfError(issue: v.BaseIssue<unknown>): CniError {
-  const path = v.getDotPath(issue);
-  const field = path === null || path === "" ? "" : ` into Go struct field NetConf.${path}`;
+  // Go's field path has no array indexes: `vlanTrunk.minID`, not `vlanTrunk.0.minID`.
+  const keys = (issue.path ?? []).map((p) => p.key).filter((k): k is string => typeof k === "string");
+  const path = keys.join(".");
+  const field = path === "" ? "" : ` into Go struct field ${goStruct(keys)}.${path}`;
   return new CniError(ErrorCode.Internal, `failed to load netconf: json: cannot unmarshal ${jsonKind(issue.input)}${field} of type ${issue.message}`);
 }
 
