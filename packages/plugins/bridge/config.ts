@@ -149,6 +149,10 @@ export function parseBridgeConfig(config: unknown, cniArgs: string): BridgeConfi
  * and hairpin/promisc conflicts, and the firewall-backed fields this build refuses (code 2).
  */
 export function validateForAdd(c: BridgeConfig): void {
+  // The kernel refuses a name over 15 bytes; the reference reports netlink's ERANGE.
+  if (new TextEncoder().encode(c.bridge).length > 15) {
+    throw new Error(`failed to create bridge "${c.bridge}": could not add "${c.bridge}": numerical result out of range`);
+  }
   if (c.ipamType !== "" && c.disableContainerInterface) throw invalidConfig("cannot use IPAM when DisableContainerInterface flag is set");
   if (c.hairpinMode && c.promiscMode) throw invalidConfig("cannot set hairpin mode and promiscuous mode at the same time."); // with the reference's period
   if (c.ipMasq) throw unsupportedField("ipMasq", true);
