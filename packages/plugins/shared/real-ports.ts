@@ -30,7 +30,7 @@ export function realPorts(env: Readonly<Record<string, string | undefined>>, std
   // TSCNI_TRACE=1: every kernel and IPAM call timed on stderr (docs/PERFORMANCE.md).
   const trace = createTracer(env, stderr);
   trace?.mark("plugin code loaded");
-  if (trace !== undefined) process.once("exit", () => trace.mark(`exit, ${memoryLine()}`));
+  if (trace !== undefined) process.once("exit", () => trace.mark(() => `exit, ${memoryLine()}`));
   return {
     kernel: trace === undefined ? kernel : tracedKernel(kernel, trace),
     ipam: trace === undefined ? ipam : tracedIpam(ipam, trace),

@@ -10,8 +10,8 @@ import type { Ipam, IpamFactory } from "./ipam.ts";
 
 /** Prints timed phases. */
 export interface Tracer {
-  /** Prints a point in time. */
-  mark(label: string): void;
+  /** Prints a point in time; a label function is called after the time is taken. */
+  mark(label: string | (() => string)): void;
   /** Runs `work`, printing its start and duration. */
   span<T>(label: string, work: () => Promise<T>): Promise<T>;
 }
@@ -23,7 +23,8 @@ export function createTracer(env: Readonly<Record<string, string | undefined>>, 
   const line = (at: number, label: string, took?: number) =>
     write(`[tscni] ${at.toFixed(2).padStart(8)} ms ${took === undefined ? "" : `${took.toFixed(2).padStart(7)} ms `}${label}\n`);
   return {
-    mark: (label) => line(performance.now(), label),
+    // The time is taken before the label is built: the exit mark's RSS line reads /proc.
+    mark: (label) => line(performance.now(), typeof label === "string" ? label : label()),
     async span(label, work) {
       const t0 = performance.now();
       try {
