@@ -5,7 +5,7 @@
 import * as v from "valibot";
 import { parseCniArgs } from "@tscni/skel";
 import type { DNS } from "@tscni/spec";
-import { commonEntries, dnsOverride, goBool, goInt, goString, invalidConfig, orUndefined, parseWith, unsupportedField } from "../shared/netconf.ts";
+import { commonEntries, dnsOverride, goBool, goObject, goInt, goString, invalidConfig, orUndefined, parseWith, unsupportedField } from "../shared/netconf.ts";
 
 /** The bridge's config after defaults and validation. */
 export interface BridgeConfig {
@@ -40,7 +40,7 @@ export interface BridgeConfig {
   dns: DNS | undefined;
 }
 
-const trunkItem = v.nullish(v.looseObject({ minID: goInt, maxID: goInt, id: goInt }, "main.VlanTrunk"));
+const trunkItem = v.nullish(goObject({ minID: goInt, maxID: goInt, id: goInt }, "main.VlanTrunk"));
 
 const Schema = v.looseObject(
   {
@@ -58,8 +58,8 @@ const Schema = v.looseObject(
     enabledad: goBool,
     disableContainerInterface: goBool,
     portIsolation: goBool,
-    args: v.nullish(v.looseObject({ cni: v.nullish(v.looseObject({ mac: goString }, "main.BridgeArgs")) }, 'struct { Cni main.BridgeArgs "json:\\"cni,omitempty\\"" }')),
-    runtimeConfig: v.nullish(v.looseObject({ mac: goString }, 'struct { Mac string "json:\\"mac,omitempty\\"" }')),
+    args: v.nullish(goObject({ cni: v.nullish(goObject({ mac: goString }, "main.BridgeArgs")) }, 'struct { Cni main.BridgeArgs "json:\\"cni,omitempty\\"" }')),
+    runtimeConfig: v.nullish(goObject({ mac: goString }, 'struct { Mac string "json:\\"mac,omitempty\\"" }')),
   },
   "main.NetConf",
 );

@@ -17,11 +17,22 @@ export const goString = v.nullish(v.string("string"));
 /** A Go `[]string` field. */
 export const goStrings = v.nullish(v.array(v.string("string"), "[]string"));
 
+/**
+ * A Go struct (or map) field: a JSON object with these entries. valibot's object schemas
+ * take arrays too; Go's decoder does not.
+ */
+export function goObject<E extends v.ObjectEntries>(entries: E, goType: string) {
+  return v.pipe(
+    v.custom<Record<string, unknown>>((x) => typeof x === "object" && x !== null && !Array.isArray(x), goType),
+    v.looseObject(entries, goType),
+  );
+}
+
 /** `types.DNS`. */
-export const dnsSchema = v.nullish(v.looseObject({ nameservers: goStrings, domain: goString, search: goStrings, options: goStrings }, "types.DNS"));
+export const dnsSchema = v.nullish(goObject({ nameservers: goStrings, domain: goString, search: goStrings, options: goStrings }, "types.DNS"));
 
 /** `types.IPAM`: only `type` matters to the plugin; the rest is the IPAM plugin's. */
-export const ipamSchema = v.nullish(v.looseObject({ type: goString }, "types.IPAM"));
+export const ipamSchema = v.nullish(goObject({ type: goString }, "types.IPAM"));
 
 /** The keys of `types.NetConf` plus the ones both bridge and ptp read. */
 export const commonEntries = {
@@ -34,7 +45,7 @@ export const commonEntries = {
   ipMasqBackend: goString,
   mtu: goInt,
   // Only its JSON type is checked here, as Go's decoding into types.NetConf does (PC-6).
-  prevResult: v.nullish(v.looseObject({}, "map[string]interface {}")),
+  prevResult: v.nullish(goObject({}, "map[string]interface {}")),
 };
 
 function jsonKind(x: unknown): string {
