@@ -23,6 +23,8 @@ export function comparableAnswer(a: Answer & { raw?: string }): unknown {
   const out = structuredClone(rest) as Answer & { result?: { dns?: unknown } };
   if (out.result !== undefined && JSON.stringify(out.result.dns) === "{}") delete out.result.dns;
   if (typeof out.error?.details === "string") out.error.details = out.error.details.replace(' "1.1.0"]', "]");
+  // Likewise the 1.x result type names the versions it parses (PR-2).
+  if (typeof out.error?.msg === "string") out.error.msg = out.error.msg.replace("result type supports [1.0.0 1.1.0]", "result type supports [1.0.0]");
   return canonical(out);
 }
 
