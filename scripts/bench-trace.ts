@@ -1,0 +1,118 @@
+/**
+ * Benchmark (not a test): where one plugin call's time goes, phase by phase. Runs N
+ * warm-up ADDs, then N traced ADDs, CHECKs and DELs (`TSCNI_TRACE=1`) of the compiled
+ * binary against the real kernel in throwaway namespaces, and prints for every phase the
+ * median of its start (ms since the process started) and of its duration, and the
+ * median wall time as the harness sees it. Root only, like `bench.ts`.
+ *
+ *   bun scripts/bench-trace.ts [plugin=bridge] [runs=10]
+ *
+ * BENCH_BIN=DIR traces another build (a directory with `cni` and its links). The Nth
+ * container is traced after N-1 others exist, as in the figures of docs/PERFORMANCE.md.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+
+const BIN = process.env.BENCH_BIN ?? new URL("../dist/bin", import.meta.url).pathname;
+const PLUGIN = process.argv[2] ?? "bridge";
+const RUNS = Number(process.argv[3] ?? 10);
+const WARM = RUNS - 1;
+
+const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+
+/** Phase label to its starts and durations, over every traced call of one command. */
+type Phases = Map<string, { starts: number[]; took: number[] }>;
+
+/** Adds one call's stderr trace to `phases`; a phase seen twice in one call is numbered. */
+function record(phases: Phases, stderr: string, wall: number): void {
+  const seen = new Map<string, number>();
+  const add = (label: string, start: number, took?: number) => {
+    const n = (seen.get(label) ?? 0) + 1;
+    seen.set(label, n);
+    const key = n > 1 ? `${label} #${n}` : label;
+    const entry = phases.get(key) ?? { starts: [], took: [] };
+    entry.starts.push(start);
+    if (took !== undefined) entry.took.push(took);
+    phases.set(key, entry);
+  };
+  for (const line of stderr.split("\n")) {
+    const m = /^\[tscni\]\s+([\d.]+) ms\s+(?:([\d.]+) ms )?(.*)$/.exec(line);
+    if (m === null) continue;
+    // Namespaces, veth names and the RSS figures differ per call: one label for all.
+    const label = (m[3] ?? "").replace(/\/var\/run\/netns\/\S+/g, "<ctr>").replace(/veth[0-9a-f]{8}/g, "<veth>").replace(/^exit, .*/, "exit").replace(/: [a-z.,-]+$/, "");
+    add(label, Number(m[1]), m[2] === undefined ? undefined : Number(m[2]));
+  }
+  add("wall (harness)", wall);
+}
+
+function print(command: string, phases: Phases): void {
+  console.log(`\n${PLUGIN} ${command}: medians of ${phases.get("wall (harness)")?.starts.length ?? 0} calls (start ms, duration ms, phase)`);
+  const rows = [...phases].sort((a, b) => median(a[1].starts) - median(b[1].starts));
+  for (const [label, { starts, took }] of rows) {
+    console.log(`${median(starts).toFixed(2).padStart(8)} ${took.length > 0 ? median(took).toFixed(2).padStart(7) : "       "}  ${label}`);
+  }
+}
+
+async function inner(): Promise<void> {
+  const containers = (process.env.BENCH_NETNS ?? "").split(",");
+  const config = {
+    cniVersion: "1.1.0",
+    name: `trace-${PLUGIN}`,
+    type: PLUGIN,
+    ...(PLUGIN === "bridge" ? { bridge: "tscnib0", isGateway: true } : {}),
+    ipam: { type: "host-local", ranges: [[{ subnet: "198.18.64.0/24" }]], dataDir: join(process.env.BENCH_DIR ?? "", "ipam") },
+  };
+  const call = async (command: string, i: number, stdin: unknown) => {
+    const env = { PATH: process.env.PATH ?? "", CNI_COMMAND: command, CNI_CONTAINERID: `t${i}`, CNI_NETNS: containers[i] ?? "", CNI_IFNAME: "eth0", CNI_ARGS: "", CNI_PATH: BIN, TSCNI_TRACE: "1" };
+    const t0 = performance.now();
+    const proc = Bun.spawn([join(BIN, PLUGIN)], { env, stdin: new TextEncoder().encode(JSON.stringify(stdin)), stdout: "pipe", stderr: "pipe" });
+    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    const wall = performance.now() - t0;
+    if (code !== 0) throw new Error(`${PLUGIN} ${command} failed: ${stdout}${stderr}`);
+    return { stdout, stderr, wall };
+  };
+  const results: string[] = [];
+  const traced: Record<string, Phases> = { ADD: new Map(), CHECK: new Map(), DEL: new Map() };
+  for (const [i] of containers.entries()) {
+    const r = await call("ADD", i, config);
+    results.push(r.stdout);
+    if (i >= WARM) record(traced.ADD!, r.stderr, r.wall);
+  }
+  for (const command of ["CHECK", "DEL"] as const) {
+    for (const [i] of containers.entries()) {
+      const r = await call(command, i, { ...config, prevResult: JSON.parse(results[i] ?? "{}") });
+      if (i >= WARM) record(traced[command]!, r.stderr, r.wall);
+    }
+  }
+  console.log(`${PLUGIN} (${BIN}), load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  for (const [command, phases] of Object.entries(traced)) print(command, phases);
+}
+
+async function outer(): Promise<void> {
+  if (process.getuid?.() !== 0) {
+    console.error("bench-trace: needs root (it creates throwaway network namespaces)");
+    process.exit(1);
+  }
+  const { NetnsSet } = await import("./lib/netns.ts");
+  const set = new NetnsSet("trace");
+  const dir = mkdtempSync(join(tmpdir(), "tscni-trace-"));
+  try {
+    const host = await set.add("host");
+    const containers: string[] = [];
+    for (let i = 0; i < WARM + RUNS; i++) containers.push(NetnsSet.path(await set.add(`c${i}`)));
+    const proc = Bun.spawn(["ip", "netns", "exec", host, process.execPath, "run", import.meta.path, PLUGIN, String(RUNS), "--inner"], {
+      env: { ...process.env, BENCH_NETNS: containers.join(","), BENCH_DIR: dir },
+      stdout: "inherit",
+      stderr: "inherit",
+    });
+    const code = await proc.exited;
+    if (code !== 0) process.exitCode = code;
+  } finally {
+    await set.cleanup();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv.includes("--inner")) await inner();
+else await outer();
