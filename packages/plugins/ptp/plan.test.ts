@@ -23,6 +23,8 @@ describe("planPtpAdd", () => {
     expect(has(ops, { op: "route.add", ns: NS, dst: "198.18.4.1/32", dev: "eth0", scope: "link", src: "198.18.4.5" })).toBe(true);
     expect(has(ops, { op: "route.add", ns: NS, dst: "198.18.4.0/24", gw: "198.18.4.1", dev: "eth0", src: "198.18.4.5" })).toBe(true);
     expect(has(ops, { op: "route.add", ns: NS, dst: "2001:db8:4::1/128", scope: "link" })).toBe(true);
+    // The host's route to the container has scope host, as the reference's.
+    expect(has(ops, { op: "route.add", ns: "host", dst: "198.18.4.5/32", scope: "host" })).toBe(true);
     // The deletion comes after the address that created the route.
     const addIdx = ops.findIndex((o) => o.op === "addr.add" && o.ns === NS && o.cidr === "198.18.4.5/24");
     const delIdx = ops.findIndex((o) => o.op === "route.del");

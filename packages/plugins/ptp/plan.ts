@@ -86,7 +86,8 @@ export function planPtpAdd(input: PtpAddInput): PtpAddPlan {
     const route = hostCidr(ip.cidr.ip);
     if (planned.has(route)) continue;
     planned.add(route);
-    steps.push(keep({ op: "route.add", ns: HOST, dst: route, dev: hostVeth, scope: "link" }));
+    // Scope host, as the reference's route to the container (§8.2 step 6).
+    steps.push(keep({ op: "route.add", ns: HOST, dst: route, dev: hostVeth, scope: "host" }));
   }
   return { steps, result };
 }
