@@ -79,7 +79,7 @@ describe.each([...VERSIONS])("ptp at %s", (version) => {
     const check = () => h.run("ptp", "CHECK", { config: net(version, { prevResult: add.json }), containerID: "ctr1", netns: NS1 });
     expect((await check()).code).toBe(0);
     await h.kernel.apply([{ op: "route.del", ns: NS1, dst: "0.0.0.0/0" }]);
-    expect((await check()).json?.msg).toBe("Expected Route {Dst:0.0.0.0/0 GW:<nil>} not found in routing table");
+    expect((await check()).json?.msg).toBe("Expected Route {Dst:{IP:0.0.0.0 Mask:00000000} GW:<nil>} not found in routing table");
   });
 });
 

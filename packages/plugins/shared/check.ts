@@ -5,7 +5,7 @@
  */
 import type { AddrInfo, RouteInfo } from "@tscni/kernel";
 import type { IPConfig100, Route } from "@tscni/spec";
-import { parsePrefix } from "@tscni/spec/ipnet";
+import { formatAddr, parsePrefix } from "@tscni/spec/ipnet";
 import { canonicalCidr, canonicalIp, defaultDst, subnetText } from "./ip.ts";
 
 /** Every result IP is on `ifName` and a route to its subnet exists; the first problem, or undefined. */
@@ -31,7 +31,17 @@ export function checkRoutes(expected: readonly Route[], routes: readonly RouteIn
     const found = routes.some(
       (r) => canonicalCidr(r.dst) === want && (isDefault || route.gw === undefined || (r.gw !== undefined && canonicalIp(r.gw) === canonicalIp(route.gw))),
     );
-    if (!found) return `Expected Route {Dst:${route.dst} GW:${route.gw ?? "<nil>"}} not found in routing table`;
+    if (!found) return `Expected Route ${goRoute(route)} not found in routing table`;
   }
   return undefined;
+}
+
+/** A route as Go's `%+v` prints `types.Route`: `{Dst:{IP:198.18.0.0 Mask:ffff0000} GW:<nil>}`. */
+function goRoute(route: Route): string {
+  const dst = parsePrefix(route.dst);
+  if (dst === undefined) return `{Dst:${route.dst} GW:${route.gw ?? "<nil>"}}`;
+  const bits = dst.bits ?? (dst.ip.family === 4 ? 32 : 128);
+  const mask = ((1n << BigInt(bits)) - (1n << BigInt(bits - dst.prefix))).toString(16).padStart(bits / 4, "0");
+  const gw = route.gw === undefined || route.gw === "" ? "<nil>" : canonicalIp(route.gw);
+  return `{Dst:{IP:${formatAddr(dst.ip)} Mask:${mask}} GW:${gw}}`;
 }
