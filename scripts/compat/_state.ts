@@ -71,13 +71,17 @@ async function addresses(s: SideCtx, ns: string): Promise<string[]> {
     .sort();
 }
 
+/**
+ * Main-table routes of both families. `linkdown` is left out: a bridge loses its carrier
+ * a moment after its last port goes, so the flag depends on when we look.
+ */
 async function routes(s: SideCtx, ns: string): Promise<string[]> {
   const rs = [...(await ipJson<IpRoute>(ns, ["-4", "route", "show"])), ...(await ipJson<IpRoute>(ns, ["-6", "route", "show"]))];
   return rs
     .map((r) =>
       normalizeText(
         s,
-        [r.type && r.type !== "unicast" ? r.type : "", r.dst, r.gateway ? `via ${r.gateway}` : "", r.dev ? `dev ${r.dev}` : "", r.scope ? `scope ${r.scope}` : "", r.prefsrc ? `src ${r.prefsrc}` : "", r.protocol ? `proto ${r.protocol}` : "", r.metric !== undefined ? `metric ${r.metric}` : "", (r.flags ?? []).join(",")]
+        [r.type && r.type !== "unicast" ? r.type : "", r.dst, r.gateway ? `via ${r.gateway}` : "", r.dev ? `dev ${r.dev}` : "", r.scope ? `scope ${r.scope}` : "", r.prefsrc ? `src ${r.prefsrc}` : "", r.protocol ? `proto ${r.protocol}` : "", r.metric !== undefined ? `metric ${r.metric}` : "", (r.flags ?? []).filter((f) => f !== "linkdown").join(",")]
           .filter((x) => x !== "")
           .join(" "),
       ),
