@@ -66,7 +66,7 @@ describe("planNetwork", () => {
     const plan = await planNetwork("web", "/var/run/netns/plan2", { env, ifName: "net1", kernel: readOnlyKernel(), random: counting() });
     const script = renderBatch(plan.ops);
     expect(script).toContain("route del 198.18.0.0/24 dev net1");
-    expect(script).toContain("route add 198.18.0.3/32 dev veth01020304 scope link");
+    expect(script).toContain("route add 198.18.0.3/32 dev veth01020304 scope host");
   });
 
   test("fails with the plugin's own error for a conflict it can see", async () => {
