@@ -12,6 +12,8 @@ import { linkNames } from "../e2e/harness.ts";
 import { Twin, type SideCtx } from "./_twin.ts";
 
 const skip = twinSkipReason();
+/** Generous: each test runs dozens of plugin calls on a machine that may be busy. */
+const TIMEOUT_MS = 120_000;
 announceSkip("plugins-config.compat.test.ts", skip);
 
 const VERSIONS = ["0.3.1", "0.4.0", "1.0.0"] as const;
@@ -19,10 +21,10 @@ const VERSIONS = ["0.3.1", "0.4.0", "1.0.0"] as const;
 let twin: Twin;
 beforeAll(async () => {
   if (skip === undefined) twin = await Twin.create("conf", 1);
-});
+}, TIMEOUT_MS);
 afterAll(async () => {
   await twin?.close();
-});
+}, TIMEOUT_MS);
 
 type Build = (s: SideCtx, version: string) => Record<string, unknown>;
 
@@ -88,7 +90,7 @@ describe.skipIf(skip !== undefined)("config errors fail as the reference's", () 
         config: (s) => hostLocal({ ranges: [[{ subnet: "198.18.82.0/24" }], [{ subnet: "198.18.83.0/24" }]] })(s, "0.2.0"),
       });
     }
-  });
+  }, TIMEOUT_MS);
 
   test("bridge: VLAN, hairpin with promisc, wrong JSON types, prevResult, bridge name (§8.1, PC-6)", async () => {
     await expectAllFailAlike("bridge", [
@@ -114,7 +116,7 @@ describe.skipIf(skip !== undefined)("config errors fail as the reference's", () 
     // before touching anything (bridge/config.ts validateForAdd). The rest must be alike.
     await twin.sh((s) => s.world.host, "ip link del tcfbr0 2>/dev/null; true");
     await expectSameState(twin, "the bridge config errors");
-  });
+  }, TIMEOUT_MS);
 
   test("ptp: IPAM missing or unknown, wrong JSON types, prevResult (§8.2, PC-6)", async () => {
     await expectAllFailAlike("ptp", [
@@ -127,7 +129,7 @@ describe.skipIf(skip !== undefined)("config errors fail as the reference's", () 
       ["prevResult a string", ptp({ prevResult: "x" })],
     ]);
     await expectSameState(twin, "the ptp config errors");
-  });
+  }, TIMEOUT_MS);
 
   test("loopback: a prevResult that is not an object, or of another version family (§8.4, PR-2)", async () => {
     for (const v of VERSIONS) {
@@ -139,7 +141,7 @@ describe.skipIf(skip !== undefined)("config errors fail as the reference's", () 
         config: () => ({ cniVersion: v, name: "tconf-lo", type: "loopback", prevResult: { cniVersion: "0.2.0", ip4: { ip: "198.18.84.2/24" } } }),
       });
     }
-  });
+  }, TIMEOUT_MS);
 });
 
 describe.skipIf(skip !== undefined)("config keys where we differ on purpose", () => {
@@ -155,7 +157,7 @@ describe.skipIf(skip !== undefined)("config keys where we differ on purpose", ()
       expect(a.ours.error).toMatchObject({ code: 2, msg: `unsupported field "${field}": true` });
       await twin.call({ plugin, command: "DEL", containerID: `masq-${field}`, ifName: "emasq", config: (s) => build(s, "1.0.0") });
     }
-  });
+  }, TIMEOUT_MS);
 
   test("vlanTrunk and disableContainerInterface are checked as SPEC §8.1 describes; the reference v1.1 predates them and ignores the keys", async () => {
     const cases: [Record<string, unknown>, string][] = [
@@ -174,7 +176,7 @@ describe.skipIf(skip !== undefined)("config keys where we differ on purpose", ()
       expect(a.ours.error).toEqual({ code: 999, msg });
       await twin.call({ plugin: "bridge", command: "DEL", containerID: "trunk", ifName: "etrunk", config: (s) => bridge({})(s, "1.0.0") });
     }
-  });
+  }, TIMEOUT_MS);
 
   test("a bridge ADD whose IPAM fails leaves nothing behind, where the reference leaves the container end (ADD-6, README 'Choices')", async () => {
     const config = (s: SideCtx) => bridge({ ipam: { type: "tscni-no-such-ipam" } })(s, "1.0.0");
@@ -182,7 +184,7 @@ describe.skipIf(skip !== undefined)("config keys where we differ on purpose", ()
     const names = async (side: "reference" | "ours") => (await linkNames(twin.sides[side].world.containers[0]!)).filter((n) => n === "enoipam");
     expect([await names("reference"), await names("ours")]).toEqual([["enoipam"], []]);
     await twin.sh((s) => s.world.containers[0]!, "ip link del enoipam 2>/dev/null; true");
-  });
+  }, TIMEOUT_MS);
 
   test("an L2 bridge's CHECK does not call IPAM, where the reference fails 'no plugin name provided' (§10 item 10 [DIFF])", async () => {
     const config = (s: SideCtx) => ({ ...bridge({})(s, "1.0.0"), ipam: {} });
@@ -192,5 +194,5 @@ describe.skipIf(skip !== undefined)("config keys where we differ on purpose", ()
     expect(check.reference.error).toEqual({ code: 999, msg: "no plugin name provided" });
     expect(check.ours.exit).toBe(0);
     await twin.call({ plugin: "bridge", command: "DEL", containerID: "l2", ifName: "el2", config });
-  });
+  }, TIMEOUT_MS);
 });

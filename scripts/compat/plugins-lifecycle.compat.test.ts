@@ -14,6 +14,8 @@ import { expectSame, expectSameState, resultsOf, twinSkipReason, withPrev } from
 import { SIDES, Twin, type SideCtx } from "./_twin.ts";
 
 const skip = twinSkipReason();
+/** Generous: each test runs dozens of plugin calls on a machine that may be busy. */
+const TIMEOUT_MS = 120_000;
 announceSkip("plugins-lifecycle.compat.test.ts", skip);
 
 const VERSIONS = ["0.2.0", "0.3.1", "0.4.0", "1.0.0"] as const;
@@ -24,10 +26,10 @@ beforeAll(async () => {
   if (skip !== undefined) return;
   twin = await Twin.create("life", VERSIONS.length + 1);
   for (const side of SIDES) writeFileSync(join(twin.sides[side].world.dir, "resolv.conf"), "nameserver 198.18.0.53\nsearch a.test b.test\noptions ndots:2\ndomain x.test\n");
-});
+}, TIMEOUT_MS);
 afterAll(async () => {
   await twin?.close();
-});
+}, TIMEOUT_MS);
 
 /** A dual-stack bridge network with a gateway, a default route, MTU, hairpin and config DNS (§8.1). */
 const bridgeNet = (i: number, v: string) => (s: SideCtx) => ({
@@ -135,7 +137,7 @@ describe.skipIf(skip !== undefined)("attachments behave as the reference's, step
         await expectSame(twin, `loopback DEL with netns ${JSON.stringify(netns)}`, { plugin: "loopback", command: "DEL", containerID: `gone-${i}`, netns, ifName: "lo", config: loNet(v) });
       }
       await expectSameState(twin, `every DEL at ${v}`);
-    });
+    }, TIMEOUT_MS);
   }
 
   test("loopback ADD and DEL on its own, at 1.0.0 (LO-2, LO-3)", async () => {
@@ -144,7 +146,7 @@ describe.skipIf(skip !== undefined)("attachments behave as the reference's, step
     await expectSameState(twin, "loopback ADD");
     await expectSame(twin, "loopback DEL", { plugin: "loopback", command: "DEL", ...at, config: loNet("1.0.0") });
     await expectSameState(twin, "loopback DEL");
-  });
+  }, TIMEOUT_MS);
 
   test("a promiscuous bridge without hairpin, and an IPv6-only one, as the reference sets them up (§8.1)", async () => {
     const at = { containerID: "promisc", netns: VERSIONS.length } as const;
@@ -156,7 +158,7 @@ describe.skipIf(skip !== undefined)("attachments behave as the reference's, step
     await expectSame(twin, "promisc DEL", { plugin: "bridge", command: "DEL", ...at, ifName: "ep", config: promisc });
     await expectSame(twin, "IPv6-only DEL", { plugin: "bridge", command: "DEL", ...at, ifName: "e6", config: v6 });
     await expectSameState(twin, "the promisc and IPv6-only DELs");
-  });
+  }, TIMEOUT_MS);
 });
 
 describe.skipIf(skip !== undefined)("where our attachments differ on purpose", () => {
@@ -168,7 +170,7 @@ describe.skipIf(skip !== undefined)("where our attachments differ on purpose", (
     expect(check.reference.error?.msg).toContain("not found in routing table");
     expect(check.ours.exit).toBe(0);
     await expectSame(twin, "DEL", { plugin: "bridge", command: "DEL", ...at, config: net });
-  });
+  }, TIMEOUT_MS);
 
   test.todo("a second interface's routes are appended as the reference's ECMP routes are (needs an append route operation in @tscni/kernel; we pass over an existing route, H-2)");
 });

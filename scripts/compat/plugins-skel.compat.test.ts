@@ -11,6 +11,8 @@ import { comparableAnswer, expectSame, twinSkipReason } from "./_diff.ts";
 import { Twin, type Req, type SideCtx } from "./_twin.ts";
 
 const skip = twinSkipReason();
+/** Generous: each test runs dozens of plugin calls on a machine that may be busy. */
+const TIMEOUT_MS = 120_000;
 announceSkip("plugins-skel.compat.test.ts", skip);
 
 const PLUGINS = ["bridge", "ptp", "host-local", "loopback"] as const;
@@ -31,10 +33,10 @@ function conf(plugin: Plugin, version: string | undefined, extra: Record<string,
 let twin: Twin;
 beforeAll(async () => {
   if (skip === undefined) twin = await Twin.create("skel", 1);
-});
+}, TIMEOUT_MS);
 afterAll(async () => {
   await twin?.close();
-});
+}, TIMEOUT_MS);
 
 let serial = 0;
 
@@ -66,7 +68,7 @@ describe.skipIf(skip !== undefined)("the framework answers as the reference's sk
         [`${cmd} without netns and path`, { plugin: p, command: cmd, netns: null, path: null, config: conf(p, "1.0.0") }],
       ]),
     );
-  });
+  }, TIMEOUT_MS);
 
   test("for bad container IDs and interface names (VAL-2, VAL-3), after the config as in v1.1 (§1.11)", async () => {
     const ids = ["a b", "-x", "c/1", "é", ".x"];
@@ -80,7 +82,7 @@ describe.skipIf(skip !== undefined)("the framework answers as the reference's sk
         [`${cmd} bad ifname and bad name`, { plugin: p, command: cmd, ifName: "eth:0", config: () => '{"name":"a b"}' }],
       ]),
     );
-  });
+  }, TIMEOUT_MS);
 
   test("for stdin that is not a valid config (§1.11 step 4, VAL-1, VN-4, VN-6)", async () => {
     const stdins = [
@@ -91,7 +93,7 @@ describe.skipIf(skip !== undefined)("the framework answers as the reference's sk
     await perPlugin((p) =>
       ["ADD", "DEL", "CHECK"].flatMap((cmd) => stdins.map((raw): [string, Req] => [`${cmd} stdin ${JSON.stringify(raw)}`, { plugin: p, command: cmd, config: () => raw }])),
     );
-  });
+  }, TIMEOUT_MS);
 
   test("for version gates of CHECK at every version below 0.4.0 (CHK-9), and ADD/DEL at every version", async () => {
     await perPlugin((p) => [
@@ -103,7 +105,7 @@ describe.skipIf(skip !== undefined)("the framework answers as the reference's sk
         [`DEL at ${v}`, { plugin: p, command: "DEL", config: conf(p, v) }],
       ]),
     ]);
-  });
+  }, TIMEOUT_MS);
 
   test("loopback's result below 1.0.0 is properly converted, where the reference keeps 1.x fields (LO-2 quirk)", async () => {
     for (const v of ["0.2.0", "0.3.1", "0.4.0"]) {
@@ -116,7 +118,7 @@ describe.skipIf(skip !== undefined)("the framework answers as the reference's sk
         expect(a.ours.result).toEqual({ cniVersion: v, interfaces: [lo], ips: [{ version: "4", address: "127.0.0.1/8", interface: 0 }, { version: "6", address: "::1/128", interface: 0 }], dns: {} });
       }
     }
-  });
+  }, TIMEOUT_MS);
 
   test("for unknown commands, checked after the config and the identities (§1.11 step 5)", async () => {
     await perPlugin((p) => [
@@ -126,7 +128,7 @@ describe.skipIf(skip !== undefined)("the framework answers as the reference's sk
       ["FOO with only CNI_COMMAND", { plugin: p, command: "FOO", containerID: null, netns: null, ifName: null, path: null, config: conf(p, "1.0.0") }],
       ["FOO with an empty ifname", { plugin: p, command: "FOO", ifName: "", config: conf(p, "1.0.0") }],
     ]);
-  });
+  }, TIMEOUT_MS);
 
   test("for CNI_ARGS: unknown keys, IgnoreUnknown, malformed pairs, K8S_* keys (CA-3, CA-5, CA-6)", async () => {
     const args = [
@@ -135,7 +137,7 @@ describe.skipIf(skip !== undefined)("the framework answers as the reference's sk
       "IgnoreUnknown=1;K8S_POD_NAMESPACE=ns;K8S_POD_NAME=p;K8S_POD_INFRA_CONTAINER_ID=x;K8S_POD_UID=u",
     ];
     await perPlugin((p) => ["ADD", "DEL", "CHECK"].flatMap((cmd) => args.map((a): [string, Req] => [`${cmd} CNI_ARGS ${a}`, { plugin: p, command: cmd, args: a, config: conf(p, "1.0.0") }])));
-  });
+  }, TIMEOUT_MS);
 
   test("for CNI_ARGS IP= requests of host-local and MAC= of bridge (CA-1, CA-2, §8.1, §8.3)", async () => {
     const cases: [string, Plugin, string, Record<string, unknown>?][] = [
@@ -170,7 +172,7 @@ describe.skipIf(skip !== undefined)("the framework answers as the reference's sk
           [`DEL ${label}`, { plugin: p, command: "DEL", args: a, config: conf(p, "1.0.0", extra) }],
         ]),
     );
-  });
+  }, TIMEOUT_MS);
 
   test("VERSION ignores stdin; ours names 1.1.0, which we support and the reference v1.1 does not (VER-3)", async () => {
     for (const p of PLUGINS) {
@@ -181,7 +183,7 @@ describe.skipIf(skip !== undefined)("the framework answers as the reference's sk
         expect(a.ours.result).toEqual({ cniVersion: "1.1.0", supportedVersions: [...ref.supportedVersions, "1.1.0"] });
       }
     }
-  });
+  }, TIMEOUT_MS);
 
   test("spec 1.1.0 configs, GC and STATUS are ours alone: the reference v1.1 refuses them (README: host-local has GC and STATUS)", async () => {
     for (const p of PLUGINS) {
@@ -198,7 +200,7 @@ describe.skipIf(skip !== undefined)("the framework answers as the reference's sk
         expect(now.ours.exit).toBe(0);
       }
     }
-  });
+  }, TIMEOUT_MS);
 
   test("ADD and DEL into the plugin's own namespace: code 8 from us, checked first; CNI_NETNS_OVERRIDE lifts it (P-7, §1.11 step 7 [DIFF])", async () => {
     // The reference v1.1 predates the check and configures the host's `lo` as asked.
@@ -221,7 +223,7 @@ describe.skipIf(skip !== undefined)("the framework answers as the reference's sk
     const bridge = await twin.call({ plugin: "bridge", command: "ADD", containerID: "own", ifName: "eown", netns: "host", config: conf("bridge", "1.0.0") });
     expect(bridge.ours.error?.code).toBe(8);
     await twin.call({ plugin: "bridge", command: "DEL", containerID: "own", ifName: "eown", netns: "host", env: { CNI_NETNS_OVERRIDE: "1" }, config: conf("bridge", "1.0.0") });
-  });
+  }, TIMEOUT_MS);
 
   test("an empty CNI_COMMAND prints the about text on stderr and exits 0 on both", async () => {
     for (const p of PLUGINS) {
@@ -232,7 +234,7 @@ describe.skipIf(skip !== undefined)("the framework answers as the reference's sk
       expect(ours!.stderr).toContain("CNI protocol versions supported: 0.1.0, 0.2.0, 0.3.0, 0.3.1, 0.4.0, 1.0.0, 1.1.0");
       expect(ref!.stderr).toContain("CNI protocol versions supported: 0.1.0, 0.2.0, 0.3.0, 0.3.1, 0.4.0, 1.0.0");
     }
-  });
+  }, TIMEOUT_MS);
 
   test("a resolvConf that cannot be read fails alike (§8.3)", async () => {
     for (const path of ["/nonexistent/resolv.conf", "/"]) {
@@ -240,5 +242,5 @@ describe.skipIf(skip !== undefined)("the framework answers as the reference's sk
       const a = await twin.call({ plugin: "host-local", command: "ADD", containerID: "rc", ifName: "e0", config });
       expect(comparableAnswer(a.ours)).toEqual(comparableAnswer(a.reference));
     }
-  });
+  }, TIMEOUT_MS);
 });
