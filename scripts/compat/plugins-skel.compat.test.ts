@@ -7,8 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { announceSkip } from "./_reference.ts";
-import { comparableAnswer, expectSame, twinSkipReason } from "./_diff.ts";
-import { Twin, type Req, type SideCtx } from "./_twin.ts";
+import { comparableAnswer, expectSame, expectVersionDifference, twinSkipReason, type VersionDifference } from "./_diff.ts";
+import { Twin, type Answer, type Req, type SideCtx } from "./_twin.ts";
 
 const skip = twinSkipReason();
 /** Generous: each test runs dozens of plugin calls on a machine that may be busy. */
@@ -40,18 +40,22 @@ afterAll(async () => {
 
 let serial = 0;
 
+/** One labelled request; with a {@link VersionDifference}, each side's answer is asserted instead of both alike. */
+type Case = [string, Req] | [string, Req, VersionDifference];
+
 /**
  * Runs `cases` one after the other per plugin (addresses stay in order), the plugins at
  * once. Every case gets its own container ID and interface name, and an ADD is undone
  * on both sides whatever it answered, so that no case sees another's leftovers.
  */
-async function perPlugin(cases: (p: Plugin) => [string, Req][]): Promise<void> {
+async function perPlugin(cases: (p: Plugin) => Case[]): Promise<void> {
   await Promise.all(
     PLUGINS.map(async (p) => {
-      for (const [label, req] of cases(p)) {
+      for (const [label, req, differs] of cases(p)) {
         const n = ++serial;
         const id = { containerID: req.containerID === undefined ? `${p}-${n}` : req.containerID, ifName: req.ifName === undefined ? (p === "loopback" ? "lo" : `e${n}`) : req.ifName };
-        await expectSame(twin, `${p}: ${label}`, { ...req, ...id });
+        if (differs === undefined) await expectSame(twin, `${p}: ${label}`, { ...req, ...id });
+        else expectVersionDifference(`${p}: ${label}`, await twin.call({ ...req, ...id }), differs);
         if (req.command === "ADD") await twin.call({ ...req, ...id, command: "DEL", env: {}, args: "" });
       }
     }),
@@ -70,16 +74,28 @@ describe.skipIf(skip !== undefined)("the framework answers as the reference's sk
     );
   }, TIMEOUT_MS);
 
-  test("for bad container IDs and interface names (VAL-2, VAL-3), after the config as in v1.1 (§1.11)", async () => {
+  test("for bad container IDs and interface names (VAL-2, VAL-3), checked while the environment is scanned (ENV-3)", async () => {
     const ids = ["a b", "-x", "c/1", "é", ".x"];
     const ifnames = ["", "x".repeat(16), "é".repeat(8), ".", "..", "eth 0", "eth:0", "eth/0", "eth\u00a0", "eth\u2003"];
+    const badID: Answer = { exit: 1, error: { code: 4, msg: "invalid characters in containerID" } };
+    const badIfname: Answer = { exit: 1, error: { code: 4, msg: "interface name contains / or : or whitespace characters" } };
     await perPlugin((p) =>
-      ["ADD", "DEL", "CHECK"].flatMap((cmd): [string, Req][] => [
-        ...ids.map((id): [string, Req] => [`${cmd} container ID ${JSON.stringify(id)}`, { plugin: p, command: cmd, containerID: id, config: conf(p, "1.0.0") }]),
-        ...ifnames.map((n): [string, Req] => [`${cmd} ifname ${JSON.stringify(n)}`, { plugin: p, command: cmd, ifName: n, config: conf(p, "1.0.0") }]),
-        [`${cmd} bad ID and bad JSON`, { plugin: p, command: cmd, containerID: "a b", config: () => "{" }],
-        [`${cmd} bad ID and no CNI_PATH`, { plugin: p, command: cmd, containerID: "a b", path: null, config: conf(p, "1.0.0") }],
-        [`${cmd} bad ifname and bad name`, { plugin: p, command: cmd, ifName: "eth:0", config: () => '{"name":"a b"}' }],
+      ["ADD", "DEL", "CHECK"].flatMap((cmd): Case[] => [
+        ...ids.map((id): Case => [`${cmd} container ID ${JSON.stringify(id)}`, { plugin: p, command: cmd, containerID: id, config: conf(p, "1.0.0") }]),
+        ...ifnames.map((n): Case => [`${cmd} ifname ${JSON.stringify(n)}`, { plugin: p, command: cmd, ifName: n, config: conf(p, "1.0.0") }]),
+        // v1.1.1 (Debian) differs: it checks the ID and ifname after the scan and the config, so a missing variable or a bad config wins; SPEC ENV-3 (§1.11 step 1) follows upstream main
+        [`${cmd} bad ID and bad JSON`, { plugin: p, command: cmd, containerID: "a b", config: () => "{" }, {
+          reference: { exit: 1, error: { code: 6, msg: "error unmarshall network config: unexpected end of JSON input" } },
+          ours: badID,
+        }],
+        [`${cmd} bad ID and no CNI_PATH`, { plugin: p, command: cmd, containerID: "a b", path: null, config: conf(p, "1.0.0") }, {
+          reference: { exit: 1, error: { code: 4, msg: "required env variables [CNI_PATH] missing" } },
+          ours: badID,
+        }],
+        [`${cmd} bad ifname and bad name`, { plugin: p, command: cmd, ifName: "eth:0", config: () => '{"name":"a b"}' }, {
+          reference: { exit: 1, error: { code: 7, msg: "invalid characters found in network name", details: "a b" } },
+          ours: badIfname,
+        }],
       ]),
     );
   }, TIMEOUT_MS);
@@ -120,13 +136,22 @@ describe.skipIf(skip !== undefined)("the framework answers as the reference's sk
     }
   }, TIMEOUT_MS);
 
-  test("for unknown commands, checked after the config and the identities (§1.11 step 5)", async () => {
+  test("for unknown commands, checked after the config (§1.11 step 5), with no container ID or ifname required (ENV-3)", async () => {
+    const unknown: Answer = { exit: 1, error: { code: 4, msg: "unknown CNI_COMMAND: FOO" } };
     await perPlugin((p) => [
       ["FOO", { plugin: p, command: "FOO", config: conf(p, "1.0.0") }],
       ["add (lower case)", { plugin: p, command: "add", config: conf(p, "1.0.0") }],
       ["FOO with only CNI_COMMAND and a bad stdin", { plugin: p, command: "FOO", containerID: null, netns: null, ifName: null, path: null, config: () => "garbage" }],
-      ["FOO with only CNI_COMMAND", { plugin: p, command: "FOO", containerID: null, netns: null, ifName: null, path: null, config: conf(p, "1.0.0") }],
-      ["FOO with an empty ifname", { plugin: p, command: "FOO", ifName: "", config: conf(p, "1.0.0") }],
+      // v1.1.1 (Debian) differs: it checks the container ID and ifname for every command but VERSION (code 3 `missing containerID` when unset); SPEC ENV-3 follows upstream main
+      ["FOO with only CNI_COMMAND", { plugin: p, command: "FOO", containerID: null, netns: null, ifName: null, path: null, config: conf(p, "1.0.0") }, {
+        reference: { exit: 1, error: { code: 3, msg: "missing containerID" } },
+        ours: unknown,
+      }],
+      // v1.1.1 (Debian) differs: it reports the empty ifname; SPEC ENV-3 follows upstream main
+      ["FOO with an empty ifname", { plugin: p, command: "FOO", ifName: "", config: conf(p, "1.0.0") }, {
+        reference: { exit: 1, error: { code: 4, msg: "interface name is empty" } },
+        ours: unknown,
+      }],
     ]);
   }, TIMEOUT_MS);
 

@@ -1,7 +1,6 @@
 /**
  * Steps 1 and 2 of the dispatcher (SPEC.md §1.11): read the CNI_* variables in the
- * reference's fixed order and collect the missing ones. The values of CNI_CONTAINERID and
- * CNI_IFNAME are checked later, after the config ({@link validateIdentity}).
+ * reference's fixed order, validate values as they are scanned, collect the missing ones.
  */
 import { CniError, ErrorCode } from "@tscni/spec";
 import { validateContainerID, validateInterfaceName } from "./validate.ts";
@@ -24,22 +23,25 @@ interface VarSpec {
   field: Field;
   /** Commands for which an empty value is "missing" (the §1.1 table, skel column). */
   requiredFor: readonly string[];
+  validate?: (value: string) => CniError | undefined;
 }
 
-// The order is observable: missing names are listed in it (ENV-2). CNI_PATH is required
-// as the reference skel does, though the spec says optional (ENV-1).
+// The order is observable: missing names are listed in it (ENV-2), and the first invalid
+// value returns at once, before later missing ones are seen (ENV-3). CNI_PATH is
+// required as the reference skel does, though the spec says optional (ENV-1).
 const VARS: readonly VarSpec[] = [
   { name: "CNI_COMMAND", field: "command", requiredFor: ["ADD", "CHECK", "DEL", "GC", "STATUS"] },
-  { name: "CNI_CONTAINERID", field: "containerID", requiredFor: ["ADD", "CHECK", "DEL"] },
+  { name: "CNI_CONTAINERID", field: "containerID", requiredFor: ["ADD", "CHECK", "DEL"], validate: validateContainerID },
   { name: "CNI_NETNS", field: "netns", requiredFor: ["ADD", "CHECK"] },
-  { name: "CNI_IFNAME", field: "ifName", requiredFor: ["ADD", "CHECK", "DEL"] },
+  { name: "CNI_IFNAME", field: "ifName", requiredFor: ["ADD", "CHECK", "DEL"], validate: validateInterfaceName },
   { name: "CNI_ARGS", field: "args", requiredFor: [] },
   { name: "CNI_PATH", field: "path", requiredFor: ["ADD", "CHECK", "DEL", "GC", "STATUS"] },
   { name: "CNI_NETNS_OVERRIDE", field: "netnsOverride", requiredFor: [] },
 ];
 
 /**
- * Reads the environment. Returns the values, or code 4 `required env variables [A,B] missing`.
+ * Reads and checks the environment. Returns the values, or the CniError that wins
+ * (code 4: an invalid container ID or ifname, else `required env variables [A,B] missing`).
  *
  * @example readCniEnv({ CNI_COMMAND: "VERSION" }) // { command: "VERSION", containerID: "", ... }
  */
@@ -50,26 +52,16 @@ export function readCniEnv(env: Readonly<Record<string, string | undefined>>): C
   for (const v of VARS) {
     const value = env[v.name] ?? "";
     out[v.field] = value;
-    if (value === "" && (v.requiredFor.includes(command) || v.name === "CNI_COMMAND")) missing.push(v.name);
+    const required = v.requiredFor.includes(command);
+    if (value === "") {
+      if (required || v.name === "CNI_COMMAND") missing.push(v.name);
+    } else if (required && v.validate !== undefined) {
+      const err = v.validate(value);
+      if (err !== undefined) return err;
+    }
   }
   if (missing.length > 0) {
     return new CniError(ErrorCode.InvalidEnvironmentVariables, `required env variables [${missing.join(",")}] missing`);
   }
   return out;
-}
-
-/** Commands whose container ID and interface name are not checked (no attachment: ST-5, GC-6). */
-const NO_ATTACHMENT: readonly string[] = ["VERSION", "GC", "STATUS"];
-
-/**
- * The reference skel's identity check, made after the config passed (v1.1 order): the
- * container ID (an empty one is code 3 `missing containerID`, possible for an unknown
- * command), then the interface name, for every command with an attachment, unknown
- * commands included.
- *
- * @example validateIdentity({ ...env, command: "FOO", containerID: "" })?.code // 3
- */
-export function validateIdentity(env: CniEnv): CniError | undefined {
-  if (NO_ATTACHMENT.includes(env.command)) return undefined;
-  return validateContainerID(env.containerID) ?? validateInterfaceName(env.ifName);
 }

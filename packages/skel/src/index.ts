@@ -6,7 +6,7 @@ export { MAX_IFNAME_BYTES, validateContainerID, validateInterfaceName, validateN
 export { checkExactVersion, commandGate, COMMAND_MIN_VERSION } from "./gates.ts";
 export { configVersion, decodeConfig } from "./config.ts";
 export type { RawConfig } from "./config.ts";
-export { readCniEnv, validateIdentity } from "./env.ts";
+export { readCniEnv } from "./env.ts";
 export type { CniEnv } from "./env.ts";
 export { isOwnNetns } from "./netns.ts";
 export type { CmdArgs, PluginDefinition, PluginHandlers, PluginIO, SkelPorts } from "./types.ts";

@@ -52,7 +52,7 @@ async function run(opts: {
   return { code, stdout, stderr, calls, error: () => JSON.parse(stdout) };
 }
 
-describe("step 1: environment variables are read in order, identities checked after the config (ENV-2)", () => {
+describe("step 1: environment variables are read in order and validated as scanned (ENV-2, ENV-3)", () => {
   test("ADD with nothing set reports every required variable, in order, code 4", async () => {
     const r = await run({ env: { CNI_COMMAND: "ADD" } });
     expect(r.code).toBe(1);
@@ -78,27 +78,30 @@ describe("step 1: environment variables are read in order, identities checked af
     expect(r.error()).toEqual({ code: 4, msg: "required env variables [CNI_CONTAINERID] missing" });
   });
 
-  test("an invalid container ID is code 4 naming the ID", async () => {
-    const r = await run({ env: { ...BASE_ENV, CNI_COMMAND: "ADD", CNI_CONTAINERID: "bad/id" } });
-    expect(r.error()).toEqual({ cniVersion: "1.1.0", code: 4, msg: "invalid characters in containerID", details: "bad/id" });
+  test("an invalid container ID returns at once, before later missing variables", async () => {
+    // v1.1.1 (Debian) differs: it checks the ID after the scan and the config, so a missing variable wins; SPEC ENV-3 follows upstream main
+    const r = await run({ env: { CNI_COMMAND: "ADD", CNI_CONTAINERID: "bad/id" } });
+    expect(r.error()).toEqual({ code: 4, msg: "invalid characters in containerID", details: "bad/id" });
   });
 
-  test("an invalid container ID loses to missing variables and to a bad config, as in the reference v1.1", async () => {
-    const missing = await run({ env: { CNI_COMMAND: "ADD", CNI_CONTAINERID: "bad/id" } });
-    expect(missing.error().msg).toBe("required env variables [CNI_NETNS,CNI_IFNAME,CNI_PATH] missing");
+  test("an invalid container ID or interface name wins over a bad config, which is not read (§1.11 step 1)", async () => {
+    // v1.1.1 (Debian) differs: it answers the config's error (code 6 or 7) first; SPEC §1.11 step 1 follows upstream main
     const json = await run({ env: { ...BASE_ENV, CNI_COMMAND: "DEL", CNI_CONTAINERID: "bad/id" }, stdin: "{" });
-    expect(json.error()).toEqual({ code: 6, msg: "error unmarshall network config: unexpected end of JSON input" });
+    expect(json.error()).toEqual({ code: 4, msg: "invalid characters in containerID", details: "bad/id" });
+    const name = await run({ env: { ...BASE_ENV, CNI_COMMAND: "ADD", CNI_IFNAME: "eth:0" }, stdin: '{"name":"a b"}' });
+    expect(name.error()).toEqual({ code: 4, msg: "interface name contains / or : or whitespace characters" });
   });
 
-  test("an unknown command checks the container ID and interface name first (code 3 when the ID is empty)", async () => {
-    expect((await run({ env: { CNI_COMMAND: "FOO" } })).error()).toMatchObject({ code: 3, msg: "missing containerID" });
-    expect((await run({ env: { ...BASE_ENV, CNI_COMMAND: "FOO", CNI_IFNAME: "" } })).error().msg).toBe("interface name is empty");
-    expect((await run({ env: { ...BASE_ENV, CNI_COMMAND: "FOO" } })).error()).toMatchObject({ code: 4, msg: "unknown CNI_COMMAND: FOO" });
+  test("an unknown command requires and checks no container ID or interface name (§1.11 step 5)", async () => {
+    // v1.1.1 (Debian) differs: it checks them for every command but VERSION (code 3 `missing containerID` when empty); SPEC ENV-3 follows upstream main
+    expect((await run({ env: { CNI_COMMAND: "FOO" } })).error()).toMatchObject({ code: 4, msg: "unknown CNI_COMMAND: FOO" });
+    expect((await run({ env: { ...BASE_ENV, CNI_COMMAND: "FOO", CNI_IFNAME: "" } })).error()).toMatchObject({ code: 4, msg: "unknown CNI_COMMAND: FOO" });
+    expect((await run({ env: { CNI_COMMAND: "FOO" }, stdin: "{" })).error()).toEqual({ code: 6, msg: "error unmarshall network config: unexpected end of JSON input" });
   });
 
   test("an invalid interface name is code 4", async () => {
     const r = await run({ env: { ...BASE_ENV, CNI_COMMAND: "CHECK", CNI_IFNAME: "eth0:1" } });
-    expect(r.error()).toMatchObject({ code: 4, msg: "interface name contains / or : or whitespace characters" });
+    expect(r.error()).toEqual({ code: 4, msg: "interface name contains / or : or whitespace characters" });
     const long = await run({ env: { ...BASE_ENV, CNI_COMMAND: "DEL", CNI_IFNAME: "a-very-long-ifname" } });
     expect(long.error().msg).toBe("interface name is too long");
   });

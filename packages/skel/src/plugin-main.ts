@@ -5,7 +5,7 @@
 import { CURRENT_VERSION, CniError, ErrorCode } from "@tscni/spec";
 import { configVersion, decodeConfig } from "./config.ts";
 import type { RawConfig } from "./config.ts";
-import { readCniEnv, validateIdentity } from "./env.ts";
+import { readCniEnv } from "./env.ts";
 import type { CniEnv } from "./env.ts";
 import { checkExactVersion, commandGate } from "./gates.ts";
 import { isOwnNetns } from "./netns.ts";
@@ -55,16 +55,11 @@ async function dispatch(def: PluginDefinition, io: PluginIO, ports: SkelPorts): 
   } catch (err) {
     return { error: new CniError(ErrorCode.IOFailure, `error reading from stdin: ${err instanceof Error ? err.message : String(err)}`) };
   }
-  // Step 4: the config, for every command but VERSION (unknown ones included), then the
-  // container ID and interface name. [DIFF] ENV-3 describes upstream's newest skel, which
-  // checks those two while scanning the environment; the reference plugins (v1.1) check
-  // them here, after the config, so a bad ID loses to a missing variable or bad JSON.
+  // Step 4: the config, for every command but VERSION (unknown ones included).
   const config = decodeConfig(stdin);
   if (config instanceof CniError) return { error: config };
   const decoded = configVersion(config);
   const cniVersion = typeof decoded === "string" ? decoded : undefined;
-  const identity = validateIdentity(env);
-  if (identity !== undefined) return { error: identity, cniVersion };
   const error = await dispatchCommand(def, io, ports, env, stdin, config);
   return error === undefined ? {} : { error, cniVersion };
 }
