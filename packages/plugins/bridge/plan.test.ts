@@ -84,7 +84,8 @@ describe("planBridgeAdd", () => {
   });
 
   test("an existing container interface fails with the reference's message (ADD-4)", () => {
-    expect(() => plan(conf(), v4, view({ containerLinks: [link("eth0", "veth")] }))).toThrow("container veth name provided (eth0) already exists");
+    // v1.1.1 (Debian) differs: `container veth name provided (eth0) already exists`; SPEC H-1 follows upstream main
+    expect(() => plan(conf(), v4, view({ containerLinks: [link("eth0", "veth")] }))).toThrow('container veth name ("eth0") peer provided ("veth01020304") already exists');
   });
 
   test("an existing bridge that is up is reused without changes", () => {

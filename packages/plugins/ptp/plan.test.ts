@@ -65,7 +65,8 @@ describe("planPtpAdd", () => {
   test("fails without IPs, and when the container name is taken", () => {
     expect(() => plan({ cniVersion: "1.1.0" })).toThrow("IPAM plugin returned missing IP config");
     const taken = view({ containerLinks: [{ index: 2, name: "eth0", kind: "veth", mac: "", mtu: 1500, up: true, operState: "UP", promisc: false }] });
-    expect(() => plan(dual, taken)).toThrow("container veth name provided (eth0) already exists");
+    // v1.1.1 (Debian) differs: `container veth name provided (eth0) already exists`; SPEC H-1 follows upstream main
+    expect(() => plan(dual, taken)).toThrow('container veth name ("eth0") peer provided ("veth0000beef") already exists');
   });
 
   test("the mtu is set on both ends", () => {

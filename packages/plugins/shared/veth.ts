@@ -78,9 +78,10 @@ export function vethSteps(s: VethSpec): PlanStep[] {
 }
 
 /**
- * The reference's error when the container end's name is taken (ADD-4), in the words of
- * the reference plugins v1.1; H-1 quotes a later release's, which also names the peer.
+ * The reference's error when the container end's name is taken (H-1, ADD-4): both names
+ * in Go's `%q` (JSON quoting is the same for a valid interface name).
  */
-export function containerNameTaken(ifName: string, _hostName: string): Error {
-  return new Error(`container veth name provided (${ifName}) already exists`);
+export function containerNameTaken(ifName: string, hostName: string): Error {
+  // v1.1.1 (Debian) differs: `container veth name provided (eth0) already exists`; SPEC H-1 follows upstream main
+  return new Error(`container veth name (${JSON.stringify(ifName)}) peer provided (${JSON.stringify(hostName)}) already exists`);
 }
