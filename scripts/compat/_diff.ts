@@ -4,7 +4,7 @@
  * alike", with the deliberate differences each test names taken out where it names them.
  */
 import { expect } from "bun:test";
-import { canonical, isRoot, missingReference } from "./_reference.ts";
+import { canonical, isRoot, missingReference, run } from "./_reference.ts";
 import { sideState } from "./_state.ts";
 import type { Answer, Req, Side, SideCtx, Twin } from "./_twin.ts";
 
@@ -64,6 +64,22 @@ export async function inBatches<T>(items: readonly T[], width: number, fn: (item
  * see packages/plugins/shared/veth.ts), the reference leaves the default 1.
  */
 export const OUR_HOST_VETH_ACCEPT_DAD = /^ipv6\/conf\/veth\*\/accept_dad [01]$/;
+
+/**
+ * A known version difference in the kernel: v1.1.1 (Debian) leaves `keep_addr_on_down` 0
+ * on the container interface it gives IPv6, SPEC H-2 (upstream main) sets it to 1. Asserts
+ * each side's value on `ifName` in container `i` and returns the line to leave out of
+ * {@link expectSameState} while that interface exists.
+ */
+export async function expectKeepAddrOnDown(twin: Twin, i: number, ifName: string): Promise<RegExp> {
+  const read = async (side: Side) => {
+    const ns = twin.sides[side].world.containers[i] ?? "";
+    return (await run(["ip", "netns", "exec", ns, "cat", `/proc/sys/net/ipv6/conf/${ifName}/keep_addr_on_down`])).stdout.trim();
+  };
+  // v1.1.1 (Debian) differs: it leaves keep_addr_on_down 0; SPEC H-2 follows upstream main
+  expect({ ifName, reference: await read("reference"), ours: await read("ours") }).toEqual({ ifName, reference: "0", ours: "1" });
+  return new RegExp(`^ipv6/conf/${ifName}/keep_addr_on_down [01]$`);
+}
 
 function dropLines(state: unknown, drop: readonly RegExp[]): unknown {
   if (Array.isArray(state)) {

@@ -115,9 +115,13 @@ describe("planBridgeAdd", () => {
     expect(has(opsOf(plan(conf({ isGateway: true }), v4, v).steps), { op: "addr.add", dev: "cni0" })).toBe(false);
   });
 
-  test("IPv6 enables the family on lo and the interface, and disables DAD unless enabledad", () => {
+  test("IPv6 enables the family on lo and the interface, keeps its addresses on down, and disables DAD unless enabledad (H-2)", () => {
     const ops = opsOf(plan(conf(), dual, view({ loDisableIpv6: "1" })).steps);
     expect(has(ops, { op: "sysctl.set", ns: NS, key: "net.ipv6.conf.lo.disable_ipv6", value: "0" })).toBe(true);
+    expect(has(ops, { op: "sysctl.set", ns: NS, key: "net.ipv6.conf.eth0.disable_ipv6", value: "0" })).toBe(true);
+    // v1.1.1 (Debian) differs: it leaves keep_addr_on_down 0; SPEC H-2 follows upstream main
+    expect(has(ops, { op: "sysctl.set", ns: NS, key: "net.ipv6.conf.eth0.keep_addr_on_down", value: "1" })).toBe(true);
+    expect(has(opsOf(plan(conf(), v4).steps), { op: "sysctl.set", key: "net.ipv6.conf.eth0.keep_addr_on_down" })).toBe(false);
     expect(has(ops, { op: "sysctl.set", ns: NS, key: "net.ipv6.conf.eth0.accept_dad", value: "0" })).toBe(true);
     const dad = opsOf(plan(conf({ enabledad: true }), dual).steps);
     expect(has(dad, { op: "sysctl.set", key: "net.ipv6.conf.eth0.enhanced_dad", value: "1" })).toBe(true);

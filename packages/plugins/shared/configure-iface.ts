@@ -67,8 +67,9 @@ export function addressSteps(t: IfaceTarget, ips: readonly IfaceIp[]): PlanStep[
       if (t.loDisableIpv6 !== undefined && t.loDisableIpv6 !== "0") {
         steps.push({ op: sysctlSet(t.netns, ifKey("ipv6", "lo", "disable_ipv6"), "0"), undo: sysctlSet(t.netns, ifKey("ipv6", "lo", "disable_ipv6"), t.loDisableIpv6) });
       }
-      // The reference v1.1 writes only disable_ipv6 here; keep_addr_on_down (H-2) came later.
       steps.push(keep(sysctlSet(t.netns, ifKey("ipv6", t.ifName, "disable_ipv6"), "0")));
+      // v1.1.1 (Debian) differs: it leaves keep_addr_on_down alone; SPEC H-2 follows upstream main
+      steps.push(keep(sysctlSet(t.netns, ifKey("ipv6", t.ifName, "keep_addr_on_down"), "1")));
     }
     const nodad = ip.cidr.ip.family === 6 && t.nodad === true ? { nodad: true } : {};
     steps.push(keep({ op: "addr.add", ns: t.netns, dev: t.ifName, cidr: formatPrefix(ip.cidr), ...nodad }));
