@@ -185,5 +185,21 @@ describe.skipIf(skip !== undefined)("where our attachments differ on purpose", (
     await expectSame(twin, "DEL", { plugin: "bridge", command: "DEL", ...at, config: net });
   }, TIMEOUT_MS);
 
+  test("a bridge whose config has no DNS answers with IPAM's (§8.1 dns)", async () => {
+    const at = { containerID: "ipamdns", netns: VERSIONS.length, ifName: "edns" } as const;
+    const net = (s: SideCtx) => {
+      const { dns: _dns, ...rest } = bridgeNet(6, "1.0.0")(s);
+      return { ...rest, name: "tlife-dns", bridge: "tlbrd", ipam: { type: "host-local", subnet: "198.18.96.0/24", resolvConf: join(s.world.dir, "resolv.conf"), dataDir: s.dataDir } };
+    };
+    const add = await twin.call({ plugin: "bridge", command: "ADD", ...at, config: net });
+    const [reference, ours] = [add.reference.result, add.ours.result] as { dns?: unknown }[];
+    const { dns: refDns, ...refRest } = reference ?? {};
+    const { dns: ourDns, ...ourRest } = ours ?? {};
+    expect(ourRest).toEqual(refRest);
+    // v1.1.1 (Debian) differs: its bridge answers with the config's DNS only, here none; SPEC §8.1 follows upstream main
+    expect({ reference: refDns, ours: ourDns }).toEqual({ reference: {}, ours: { nameservers: ["198.18.0.53"], domain: "x.test", search: ["a.test", "b.test"], options: ["ndots:2"] } });
+    await expectSame(twin, "DEL", { plugin: "bridge", command: "DEL", ...at, config: net });
+  }, TIMEOUT_MS);
+
   test.todo("a second interface's routes are appended as the reference's ECMP routes are (needs an append route operation in @tscni/kernel; we pass over an existing route, H-2)");
 });

@@ -179,10 +179,11 @@ describe("planBridgeAdd", () => {
     expect(() => plan(conf(), { cniVersion: "1.1.0", ips: [] })).toThrow("IPAM plugin returned missing IP config");
   });
 
-  test("the result has the config's DNS and never the IPAM one, as the reference v1.1", () => {
+  test("the config's DNS replaces the IPAM one, which stays when the config sets none (§8.1 dns)", () => {
     expect(plan(conf({ dns: { nameservers: ["198.18.0.53"] } }), { ...v4, dns: { domain: "x" } }).result.dns).toEqual({ nameservers: ["198.18.0.53"] });
-    // The reference v1.1 drops IPAM's DNS: the result has the config's only.
-    expect(plan(conf(), { ...v4, dns: { domain: "x" } }).result.dns).toBeUndefined();
+    // v1.1.1 (Debian) differs: it drops IPAM's DNS, leaving the result without one; SPEC §8.1 follows upstream main
+    expect(plan(conf(), { ...v4, dns: { domain: "x" } }).result.dns).toEqual({ domain: "x" });
+    expect(plan(conf({ dns: {} }), { ...v4, dns: { domain: "x" } }).result.dns).toEqual({ domain: "x" });
   });
 
   test("a MAC from the config is set on the container end", () => {

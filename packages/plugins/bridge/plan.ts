@@ -141,6 +141,7 @@ export function planBridgeAdd(input: BridgeAddInput): BridgeAddPlan {
     const calc = calcGateways(input.ipam.ips ?? [], input.ipam.routes ?? [], conf);
     result.ips = calc.ips;
     if (calc.routes.length > 0) result.routes = calc.routes;
+    if (input.ipam.dns !== undefined) result.dns = input.ipam.dns;
     const target: IfaceTarget = { netns, ifName, ipv6, loDisableIpv6: view.loDisableIpv6 };
     const ips = ipsFor(result, ifName);
     steps.push(...containerSysctls(input), ...addressSteps(target, ips), ...routeSteps(target, result.routes ?? [], familyGateways(ips)));
@@ -168,8 +169,8 @@ export function planBridgeAdd(input: BridgeAddInput): BridgeAddPlan {
     // L2: the container end still has to come up (§8.1 step 10).
     steps.push(keep({ op: "link.set", ns: netns, name: ifName, up: true }));
   }
-  // The reference v1.1's bridge answers with the config's DNS only, never IPAM's
-  // (`result.DNS = conf.DNS`); ptp keeps IPAM's unless the config sets one.
+  // Any DNS field set in the config replaces IPAM's DNS (§8.1 `dns`), as in ptp.
+  // v1.1.1 (Debian) differs: its bridge answers with the config's DNS only, never IPAM's; SPEC §8.1 follows upstream main
   if (conf.dns !== undefined) result.dns = conf.dns;
   return { steps, result, ...(vlanGateway !== undefined ? { vlanGateway } : {}) };
 }
