@@ -88,7 +88,8 @@ describe("collectVlanTrunk", () => {
 describe("validateForAdd", () => {
   test("refuses IPAM with disableContainerInterface, and hairpin with promisc", () => {
     expect(() => validateForAdd(parse({ ipam: { type: "host-local" }, disableContainerInterface: true }))).toThrow("cannot use IPAM when DisableContainerInterface flag is set");
-    expect(() => validateForAdd(parse({ hairpinMode: true, promiscMode: true }))).toThrow("cannot set hairpin mode and promiscuous mode at the same time");
+    // v1.1.1 (Debian) differs: its message ends with a period; SPEC §8.1 follows upstream main
+    expect(errorOf(() => validateForAdd(parse({ hairpinMode: true, promiscMode: true }))).msg).toBe("cannot set hairpin mode and promiscuous mode at the same time");
   });
 
   test("refuses ipMasq and macspoofchk with code 2 naming the field", () => {

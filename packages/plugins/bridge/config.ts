@@ -154,7 +154,8 @@ export function validateForAdd(c: BridgeConfig): void {
     throw new Error(`failed to create bridge "${c.bridge}": could not add "${c.bridge}": numerical result out of range`);
   }
   if (c.ipamType !== "" && c.disableContainerInterface) throw invalidConfig("cannot use IPAM when DisableContainerInterface flag is set");
-  if (c.hairpinMode && c.promiscMode) throw invalidConfig("cannot set hairpin mode and promiscuous mode at the same time."); // with the reference's period
+  // v1.1.1 (Debian) differs: its message ends with a period; SPEC §8.1 follows upstream main
+  if (c.hairpinMode && c.promiscMode) throw invalidConfig("cannot set hairpin mode and promiscuous mode at the same time");
   if (c.ipMasq) throw unsupportedField("ipMasq", true);
   if (c.macspoofchk) throw unsupportedField("macspoofchk", true);
   // The reference finds a bad MAC only when it creates the veth; we refuse before IPAM runs.
