@@ -60,6 +60,31 @@ export function expectVersionDifference(label: string, got: Record<Side, Answer>
 export type KnownDifference = (reference: Answer) => Answer | undefined;
 
 /**
+ * A known version difference in the code only: where v1.1.1 answers code 999 (its
+ * plugins return plain Go errors, which its skel wraps so), SPEC §4.2 gives `code` (4 for
+ * a bad CNI_ARGS, 6 for an undecodable prevResult, 7 for an invalid config), same message.
+ */
+export function codeInstead(code: number): KnownDifference {
+  return (ref) => (ref.exit !== 0 && ref.error?.code === 999 ? { ...ref, error: { ...ref.error, code } } : undefined);
+}
+
+const isArgsError = (ref: Answer): boolean => typeof ref.error?.msg === "string" && ref.error.msg.startsWith("ARGS: ");
+
+/** Code 4 (invalid environment variables, SPEC §4.2) where v1.1.1 answers 999 to a bad CNI_ARGS (`ARGS: ...`). */
+export const ARGS_CODE: KnownDifference = (ref) => (isArgsError(ref) ? codeInstead(4)(ref) : undefined);
+
+/** Code 7 (invalid network config, SPEC §4.2) where v1.1.1 answers 999 to an invalid plugin or IPAM config. */
+export const CONFIG_CODE: KnownDifference = codeInstead(7);
+
+/** `known` only where the reference's message matches `msg` (a case that fails otherwise on some commands). */
+export function whereMessage(msg: RegExp, known: KnownDifference): KnownDifference {
+  return (ref) => (typeof ref.error?.msg === "string" && msg.test(ref.error.msg) ? known(ref) : undefined);
+}
+
+/** {@link ARGS_CODE} for a bad CNI_ARGS, else {@link CONFIG_CODE}: for a case that fails on either. */
+export const ARGS_OR_CONFIG_CODE: KnownDifference = (ref) => (isArgsError(ref) ? ARGS_CODE(ref) : CONFIG_CODE(ref));
+
+/**
  * Both answers of `req` alike, or, where `known` maps the reference's answer to another,
  * ours equal to that (the reference's answer is what `known` recognised).
  */

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { announceSkip } from "./_reference.ts";
-import { expectSame, expectSameOrKnown, expectSameState, inBatches, twinSkipReason, type KnownDifference } from "./_diff.ts";
+import { CONFIG_CODE, codeInstead, expectSame, expectSameOrKnown, expectSameState, inBatches, twinSkipReason, whereMessage, type KnownDifference } from "./_diff.ts";
 import { linkNames } from "../e2e/harness.ts";
 import { Twin, type SideCtx } from "./_twin.ts";
 
@@ -42,16 +42,21 @@ const ptp =
 
 let serial = 0;
 
-/** The hairpin-with-promisc error: SPEC §8.1 quotes it without v1.1.1's trailing period. */
+/**
+ * The hairpin-with-promisc error: SPEC §8.1 quotes it without v1.1.1's trailing period,
+ * and it is an invalid config, code 7 where v1.1.1 answers 999 (§4.2).
+ */
 const HAIRPIN_PROMISC: KnownDifference = (ref) =>
-  ref.error?.msg === "cannot set hairpin mode and promiscuous mode at the same time." ? { ...ref, error: { ...ref.error, msg: "cannot set hairpin mode and promiscuous mode at the same time" } } : undefined;
+  ref.error?.code === 999 && ref.error.msg === "cannot set hairpin mode and promiscuous mode at the same time."
+    ? { ...ref, error: { code: 7, msg: "cannot set hairpin mode and promiscuous mode at the same time" } }
+    : undefined;
 
 /**
  * Sends ADD, DEL and CHECK of each config that fails ADD, at each version, a few at a time,
- * and expects alike answers, or the case's known version difference.
+ * and expects alike answers, or the case's known version difference (else `known`).
  */
-async function expectAllFailAlike(plugin: string, cases: readonly Case[]): Promise<void> {
-  const runs = cases.flatMap(([label, build, known]) => VERSIONS.flatMap((v) => ["ADD", "DEL", "CHECK"].map((cmd) => ({ label, build, known, v, cmd }))));
+async function expectAllFailAlike(plugin: string, cases: readonly Case[], known?: KnownDifference): Promise<void> {
+  const runs = cases.flatMap(([label, build, own]) => VERSIONS.flatMap((v) => ["ADD", "DEL", "CHECK"].map((cmd) => ({ label, build, known: own ?? known, v, cmd }))));
   await inBatches(runs, 8, async ({ label, build, known, v, cmd }) => {
     const n = ++serial;
     // Some fail only on ADD (hairpin with promisc, the bridge name): DEL and CHECK must then agree too.
@@ -63,6 +68,7 @@ async function expectAllFailAlike(plugin: string, cases: readonly Case[]): Promi
 
 describe.skipIf(skip !== undefined)("config errors fail as the reference's", () => {
   test("host-local: ranges, subnets, bounds, overlaps and wrong JSON types (§8.3)", async () => {
+    // v1.1.1 (Debian) differs: code 999 for every invalid IPAM config; SPEC §4.2 gives code 7
     await expectAllFailAlike("host-local", [
       ["without ranges", hostLocal({})],
       ["a /31 subnet", hostLocal({ subnet: "198.18.82.0/31" })],
@@ -90,19 +96,20 @@ describe.skipIf(skip !== undefined)("config errors fail as the reference's", () 
       ["ipam null", (_s, v) => ({ cniVersion: v, name: "tconf-hl", type: "host-local", ipam: null })],
       ["ipam a number", (_s, v) => ({ cniVersion: v, name: "tconf-hl", type: "host-local", ipam: 5 })],
       ["no ipam", (_s, v) => ({ cniVersion: v, name: "tconf-hl", type: "host-local" })],
-    ]);
+    ], CONFIG_CODE);
     // Two IPv4 range sets need spec 0.3.0 (VN-7).
     for (const cmd of ["ADD", "DEL"]) {
-      await expectSame(twin, `two IPv4 sets at 0.2.0 ${cmd}`, {
+      await expectSameOrKnown(twin, `two IPv4 sets at 0.2.0 ${cmd}`, {
         plugin: "host-local",
         command: cmd,
         containerID: "cf-two",
         config: (s) => hostLocal({ ranges: [[{ subnet: "198.18.82.0/24" }], [{ subnet: "198.18.83.0/24" }]] })(s, "0.2.0"),
-      });
+      }, CONFIG_CODE);
     }
   }, TIMEOUT_MS);
 
   test("bridge: VLAN, hairpin with promisc, wrong JSON types, prevResult, bridge name (§8.1, PC-6)", async () => {
+    // v1.1.1 (Debian) differs: code 999 for every invalid config; SPEC §4.2 gives code 7
     await expectAllFailAlike("bridge", [
       ["vlan -1", bridge({ vlan: -1 })],
       ["vlan 4095", bridge({ vlan: 4095 })],
@@ -113,16 +120,18 @@ describe.skipIf(skip !== undefined)("config errors fail as the reference's", () 
       ["mtu a fraction", bridge({ mtu: 1.5 })],
       ["isGateway a string", bridge({ isGateway: "true" })],
       ["bridge a number", bridge({ bridge: 5 })],
-      ["bridge name over 15 bytes", bridge({ bridge: "x".repeat(16) })],
+      // The kernel's refusal (netlink ERANGE), code 999 on both sides.
+      ["bridge name over 15 bytes", bridge({ bridge: "x".repeat(16) }), () => undefined],
       ["ipam.type a number", bridge({ ipam: { type: 5 } })],
       ["ipam an array", bridge({ ipam: [] })],
       ["dns a string", bridge({ dns: "x" })],
       ["dns.nameservers a string", bridge({ dns: { nameservers: "x" } })],
       ["args.cni a string", bridge({ args: { cni: "x" } })],
       ["runtimeConfig.mac a number", bridge({ runtimeConfig: { mac: 5 } })],
-      ["an invalid runtimeConfig.mac", bridge({ runtimeConfig: { mac: "zz" } })],
+      // ADD refuses the MAC; CHECK fails on IPAM alike (999 on both sides).
+      ["an invalid runtimeConfig.mac", bridge({ runtimeConfig: { mac: "zz" } }), whereMessage(/invalid MAC address/, CONFIG_CODE)],
       ["prevResult a number", bridge({ prevResult: 5 })],
-    ]);
+    ], CONFIG_CODE);
     // The reference creates the bridge before it finds the bad MAC; we refuse the MAC
     // before touching anything (bridge/config.ts validateForAdd). The rest must be alike.
     await twin.sh((s) => s.world.host, "ip link del tcfbr0 2>/dev/null; true");
@@ -130,27 +139,30 @@ describe.skipIf(skip !== undefined)("config errors fail as the reference's", () 
   }, TIMEOUT_MS);
 
   test("ptp: IPAM missing or unknown, wrong JSON types, prevResult (§8.2, PC-6)", async () => {
+    // v1.1.1 (Debian) differs: code 999 for a wrongly typed field; SPEC §4.2 gives code 7
     await expectAllFailAlike("ptp", [
       ["without ipam", (s, v) => ({ cniVersion: v, name: "tconf-ptp", type: "ptp" })],
       ["with an empty ipam", ptp({ ipam: {} })],
       ["an unknown IPAM type", ptp({ ipam: { type: "tscni-no-such-ipam" } })],
-      ["mtu a string", ptp({ mtu: "x" })],
-      ["dns a number", ptp({ dns: 5 })],
-      ["ipam a number", ptp({ ipam: 5 })],
-      ["prevResult a string", ptp({ prevResult: "x" })],
+      ["mtu a string", ptp({ mtu: "x" }), CONFIG_CODE],
+      ["dns a number", ptp({ dns: 5 }), CONFIG_CODE],
+      ["ipam a number", ptp({ ipam: 5 }), CONFIG_CODE],
+      ["prevResult a string", ptp({ prevResult: "x" }), CONFIG_CODE],
     ]);
     await expectSameState(twin, "the ptp config errors");
   }, TIMEOUT_MS);
 
   test("loopback: a prevResult that is not an object, or of another version family (§8.4, PR-2)", async () => {
+    // v1.1.1 (Debian) differs: code 999 for both; SPEC §4.2 gives code 7 (invalid config) and 1 (incompatible version)
     for (const v of VERSIONS) {
-      await expectSame(twin, `loopback prevResult a number at ${v}`, { plugin: "loopback", command: "ADD", ifName: "lo", config: () => ({ cniVersion: v, name: "tconf-lo", type: "loopback", prevResult: 5 }) });
-      await expectSame(twin, `loopback prevResult at 0.2.0 under ${v}`, {
+      const config = () => ({ cniVersion: v, name: "tconf-lo", type: "loopback", prevResult: 5 });
+      await expectSameOrKnown(twin, `loopback prevResult a number at ${v}`, { plugin: "loopback", command: "ADD", ifName: "lo", config }, CONFIG_CODE);
+      await expectSameOrKnown(twin, `loopback prevResult at 0.2.0 under ${v}`, {
         plugin: "loopback",
         command: "ADD",
         ifName: "lo",
         config: () => ({ cniVersion: v, name: "tconf-lo", type: "loopback", prevResult: { cniVersion: "0.2.0", ip4: { ip: "198.18.84.2/24" } } }),
-      });
+      }, codeInstead(1));
     }
   }, TIMEOUT_MS);
 });
@@ -184,7 +196,7 @@ describe.skipIf(skip !== undefined)("config keys where we differ on purpose", ()
       const config = (s: SideCtx) => bridge(extra)(s, "1.0.0");
       const a = await twin.call({ plugin: "bridge", command: "ADD", containerID: "trunk", ifName: "etrunk", config });
       expect(a.reference.exit).toBe(0);
-      expect(a.ours.error).toEqual({ code: 999, msg });
+      expect(a.ours.error).toEqual({ code: 7, msg });
       await twin.call({ plugin: "bridge", command: "DEL", containerID: "trunk", ifName: "etrunk", config: (s) => bridge({})(s, "1.0.0") });
     }
   }, TIMEOUT_MS);

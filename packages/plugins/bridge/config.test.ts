@@ -29,9 +29,10 @@ describe("parseBridgeConfig", () => {
     expect(parse({ bridge: null, mtu: null, vlanTrunk: null }).bridge).toBe("cni0");
   });
 
-  test("a wrongly typed field fails with Go's unmarshal message (code 999, as the reference)", () => {
+  test("a wrongly typed field fails with Go's unmarshal message, code 7 (§4.2 invalid network config)", () => {
     const e = errorOf(() => parse({ mtu: "1500" }));
-    expect(e.code).toBe(999);
+    // v1.1.1 (Debian) differs: code 999; SPEC §4.2 gives code 7
+    expect(e.code).toBe(7);
     expect(e.msg).toBe("failed to load netconf: json: cannot unmarshal string into Go struct field NetConf.mtu of type int");
     expect(errorOf(() => parse({ isGateway: "yes" })).msg).toContain("NetConf.isGateway of type bool");
   });

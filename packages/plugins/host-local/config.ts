@@ -14,25 +14,26 @@ export function envRequestedIP(cniArgs: string): IP | undefined {
   if (value === undefined || value === "") return undefined;
   const ip = parseIPMaybePrefix(value);
   if (ip === undefined) {
-    throw new CniError(ErrorCode.Internal, `ARGS: error parsing value of pair ${JSON.stringify(`IP=${value}`)}: invalid IP address ${value}`);
+    throw new CniError(ErrorCode.InvalidEnvironmentVariables, `ARGS: error parsing value of pair ${JSON.stringify(`IP=${value}`)}: invalid IP address ${value}`);
   }
   return ip;
 }
 
 /**
- * Loads the full host-local config of an invocation. Failures are code 999 with the
- * reference's message: its `LoadIPAMConfig` returns plain errors, which its skel wraps so.
+ * Loads the full host-local config of an invocation. Failures are code 7 (invalid network
+ * config, SPEC §4.2) with the reference's message; a bad CNI_ARGS `IP=` is code 4.
  */
 export function loadConfig(a: CmdArgs): IPAMConfig {
   const out = loadIPAMConfig(a.config, envRequestedIP(a.args));
-  if (!out.ok) throw new CniError(ErrorCode.Internal, out.error);
+  // v1.1.1 (Debian) differs: code 999 (its LoadIPAMConfig returns plain errors); SPEC §4.2 gives code 7
+  if (!out.ok) throw new CniError(ErrorCode.InvalidNetworkConfig, out.error);
   return out.value;
 }
 
 /** Loads only the store's location (GC, STATUS: no runtimeConfig there, CAP-2). */
 export function loadLocation(a: CmdArgs): StoreLocation {
   const out = loadStoreLocation(a.config);
-  if (!out.ok) throw new CniError(ErrorCode.Internal, out.error);
+  if (!out.ok) throw new CniError(ErrorCode.InvalidNetworkConfig, out.error);
   return out.value;
 }
 

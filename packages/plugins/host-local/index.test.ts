@@ -139,8 +139,9 @@ describe("requested IPs (CA-2)", () => {
 
   test("a bad CNI_ARGS fails ADD and DEL alike (CA-6)", async () => {
     for (const cmd of ["ADD", "DEL"]) {
-      expect((await run(cmd, netconf("1.1.0"), { args: "IP=nope" })).out).toMatchObject({ code: 999, msg: 'ARGS: error parsing value of pair "IP=nope": invalid IP address nope' });
-      expect((await run(cmd, netconf("1.1.0"), { args: "FOO=1" })).out).toMatchObject({ code: 999, msg: 'ARGS: unknown args ["FOO=1"]' });
+      // v1.1.1 (Debian) differs: code 999; SPEC §4.2 gives code 4 (invalid environment variables)
+      expect((await run(cmd, netconf("1.1.0"), { args: "IP=nope" })).out).toMatchObject({ code: 4, msg: 'ARGS: error parsing value of pair "IP=nope": invalid IP address nope' });
+      expect((await run(cmd, netconf("1.1.0"), { args: "FOO=1" })).out).toMatchObject({ code: 4, msg: 'ARGS: unknown args ["FOO=1"]' });
     }
   });
 });
@@ -156,8 +157,9 @@ describe("DEL and CHECK", () => {
   });
 
   test("a bad config fails DEL", async () => {
+    // v1.1.1 (Debian) differs: code 999; SPEC §4.2 gives code 7 (invalid network config)
     expect((await run("DEL", netconf("1.1.0", { subnet: "198.18.0.0/31" }))).out).toMatchObject({
-      code: 999,
+      code: 7,
       msg: "invalid range set 0: Network 198.18.0.0/31 too small to allocate from",
     });
   });

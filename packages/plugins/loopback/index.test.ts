@@ -56,6 +56,20 @@ describe("loopback on the fake kernel", () => {
     });
   }
 
+  test("a prevResult that is not an object is code 7, one of another version family code 1 (§4.2)", async () => {
+    // v1.1.1 (Debian) differs: code 999 for both; SPEC §4.2 gives the codes of an invalid config and a version clash
+    const notObject = await run(kernelWithNs(), "ADD", conf("1.0.0", { prevResult: 5 }));
+    expect(notObject.json()).toMatchObject({
+      code: 7,
+      msg: "failed to parse network config: json: cannot unmarshal number into Go struct field NetConf.prevResult of type map[string]interface {}",
+    });
+    const otherFamily = await run(kernelWithNs(), "ADD", conf("1.0.0", { prevResult: { cniVersion: "0.4.0" } }));
+    expect(otherFamily.json()).toMatchObject({
+      code: 1,
+      msg: 'failed to parse prevResult: could not parse prevResult: result type supports [1.0.0 1.1.0] but unmarshalled CNIVersion is "0.4.0"',
+    });
+  });
+
   test("CNI_IFNAME is ignored: only lo is touched (LO-1)", async () => {
     const k = kernelWithNs();
     const r = await run(k, "ADD", conf("1.0.0"), { CNI_IFNAME: "eth9" });

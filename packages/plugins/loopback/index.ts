@@ -6,7 +6,7 @@ import { KernelError } from "@tscni/kernel";
 import type { Kernel } from "@tscni/kernel";
 import { parsePrevResult, pluginMain } from "@tscni/skel";
 import type { CmdArgs, PluginDefinition, PluginIO } from "@tscni/skel";
-import { VERSIONS } from "@tscni/spec";
+import { CniError, ErrorCode, VERSIONS } from "@tscni/spec";
 import type { IPConfig100, Result, Result100 } from "@tscni/spec";
 import { isLoopbackAddress } from "./address.ts";
 
@@ -15,16 +15,25 @@ const LO = "lo";
 /** The JSON kind Go names in "cannot unmarshal <kind>". */
 const jsonKind = (x: unknown): string => (Array.isArray(x) ? "array" : typeof x === "boolean" ? "bool" : typeof x);
 
-/** prevResult in the words of the reference's loopback, which parses the config then the result. */
+/**
+ * prevResult in the words of the reference's loopback, which parses the config then the
+ * result: a prevResult that is not an object is an invalid config (code 7), one that does
+ * not parse keeps its cause's code (6, or 1 for a version clash; SPEC §4.2).
+ */
 function loopbackPrevResult(config: CmdArgs["config"]): Result100 | undefined {
   const raw: unknown = config.prevResult;
+  // v1.1.1 (Debian) differs: code 999 for both (plain errors); SPEC §4.2 gives codes 7 and 6
   if (raw !== undefined && raw !== null && (typeof raw !== "object" || Array.isArray(raw))) {
-    throw new Error(`failed to parse network config: json: cannot unmarshal ${jsonKind(raw)} into Go struct field NetConf.prevResult of type map[string]interface {}`);
+    throw new CniError(
+      ErrorCode.InvalidNetworkConfig,
+      `failed to parse network config: json: cannot unmarshal ${jsonKind(raw)} into Go struct field NetConf.prevResult of type map[string]interface {}`,
+    );
   }
   try {
     return parsePrevResult(config);
   } catch (err) {
-    throw new Error(`failed to parse prevResult: ${err instanceof Error && "msg" in err ? String(err.msg) : String(err)}`);
+    const e = CniError.from(err);
+    throw new CniError(e.code, `failed to parse prevResult: ${e.msg}`, e.details);
   }
 }
 

@@ -72,7 +72,8 @@ export function netconfError(issue: v.BaseIssue<unknown>): CniError {
   const keys = (issue.path ?? []).map((p) => p.key).filter((k): k is string => typeof k === "string");
   const path = keys.join(".");
   const field = path === "" ? "" : ` into Go struct field ${goStruct(keys)}.${path}`;
-  return new CniError(ErrorCode.Internal, `failed to load netconf: json: cannot unmarshal ${jsonKind(issue.input)}${field} of type ${issue.message}`);
+  // v1.1.1 (Debian) differs: code 999 (a plain error its skel wraps); SPEC §4.2 gives code 7 (invalid network config)
+  return new CniError(ErrorCode.InvalidNetworkConfig, `failed to load netconf: json: cannot unmarshal ${jsonKind(issue.input)}${field} of type ${issue.message}`);
 }
 
 /** Parses the config object with `schema`, throwing {@link netconfError} on the first problem. */
@@ -113,9 +114,10 @@ export function unsupportedField(field: string, value: unknown): CniError {
 }
 
 /**
- * An invalid network config with the reference's message, and its code: 999, as the
- * reference's plugins return plain errors that their skel wraps so.
+ * An invalid network config (code 7, SPEC §4.2) with the reference's message. The Go
+ * plugins return plain errors here, which their skel makes code 999.
  */
 export function invalidConfig(msg: string): CniError {
-  return new CniError(ErrorCode.Internal, msg);
+  // v1.1.1 (Debian) differs: code 999; SPEC §4.2 gives code 7 (invalid network config)
+  return new CniError(ErrorCode.InvalidNetworkConfig, msg);
 }

@@ -25,7 +25,8 @@ describe("parseCniArgs (CA-3)", () => {
   test("a pair with two '=' is an invalid pair", () => {
     const e = errorOf(() => parseCniArgs("A=b=c", ["A"]));
     expect(e.msg).toBe('ARGS: invalid pair "A=b=c"');
-    expect(e.code).toBe(999);
+    // v1.1.1 (Debian) differs: code 999; SPEC §4.2 gives code 4 (invalid environment variables)
+    expect(e.code).toBe(4);
   });
 
   test("a bare key without '=' is an invalid pair", () => {

@@ -24,9 +24,10 @@ function parseBool(value: string): boolean | string {
 
 /**
  * Parses `CNI_ARGS` into the values of the `known` keys (plus `IgnoreUnknown` when given).
- * Throws a CniError on a malformed pair, a bad `IgnoreUnknown` value, or unknown keys
- * without `IgnoreUnknown` true: code 999 with the reference's message, since the Go
- * plugins return these as plain errors, which their skel turns into code 999.
+ * Throws a CniError with code 4 on a malformed pair, a bad `IgnoreUnknown` value, or
+ * unknown keys without `IgnoreUnknown` true, with the reference's messages. [DIFF] Go
+ * plugins return these as plain errors, which the skel turns into code 999; CNI_ARGS is
+ * an environment variable, so we use SPEC §4.2's code for an invalid one (4).
  *
  * @example parseCniArgs("IgnoreUnknown=1;IP=198.18.0.9;K8S_POD_NAME=web", ["IP"]) // { IgnoreUnknown: "1", IP: "198.18.0.9" }
  */
@@ -34,7 +35,8 @@ export function parseCniArgs(s: string, known: readonly string[]): Record<string
   const out: Record<string, string> = {};
   if (s === "") return out;
   const fail = (msg: string): never => {
-    throw new CniError(ErrorCode.Internal, msg);
+    // v1.1.1 (Debian) differs: code 999; SPEC §4.2 gives code 4 (invalid environment variables)
+    throw new CniError(ErrorCode.InvalidEnvironmentVariables, msg);
   };
   const unknown: string[] = [];
   let ignoreUnknown = false;

@@ -27,7 +27,20 @@ describe("parsePrevResult (§3.8)", () => {
       err = e;
     }
     expect(err).toBeInstanceOf(CniError);
-    expect((err as CniError).code).toBe(999);
+    // v1.1.1 (Debian) differs: code 999; SPEC §4.2 gives a version clash code 1
+    expect((err as CniError).code).toBe(1);
     expect((err as CniError).msg).toBe('could not parse prevResult: result type supports [1.0.0 1.1.0] but unmarshalled CNIVersion is "0.4.0"');
+  });
+
+  test("a prevResult that does not decode is code 6 (§4.2 decoding failure)", () => {
+    let err: unknown;
+    try {
+      parsePrevResult({ cniVersion: "1.0.0", prevResult: { cniVersion: "1.0.0", ips: 5 } });
+    } catch (e) {
+      err = e;
+    }
+    // v1.1.1 (Debian) differs: code 999; SPEC §4.2 gives code 6
+    expect((err as CniError).code).toBe(6);
+    expect((err as CniError).msg).toStartWith("could not parse prevResult: ");
   });
 });
