@@ -3,18 +3,13 @@
  * peer on the bridge, the IPs and the routes of the previous result must all be there.
  * Pure over a read of the kernel; messages are the reference's.
  */
-import type { AddrInfo, LinkInfo, RouteInfo } from "@tscni/kernel";
 import type { Interface100, Result100 } from "@tscni/spec";
 import { checkInterfaceIps, checkRoutes } from "../shared/check.ts";
 import type { BridgeConfig } from "./config.ts";
+import type { CheckView } from "../shared/check-view.ts";
 
-/** What CHECK reads from the kernel. */
-export interface BridgeCheckView {
-  hostLinks: LinkInfo[];
-  containerLinks: LinkInfo[];
-  containerAddrs: AddrInfo[];
-  containerRoutes: RouteInfo[];
-}
+/** What a bridge CHECK compares the previous result with. */
+export type BridgeCheckView = CheckView;
 
 /** The first problem CHECK finds, or undefined when the attachment is as the result says. */
 export function checkBridge(conf: BridgeConfig, netns: string, ifName: string, prev: Result100, view: BridgeCheckView): string | undefined {

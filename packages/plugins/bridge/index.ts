@@ -16,7 +16,8 @@ import { containerNameTaken, pickVethName, randomMac, randomVethName } from "../
 import { checkBridge } from "./check.ts";
 import { parseBridgeConfig, validateForAdd, type BridgeConfig } from "./config.ts";
 import { planBridgeAdd, type BridgeAddPlan, type BridgeView } from "./plan.ts";
-import { readBridgeCheckView, readBridgeView } from "./view.ts";
+import { readCheckView } from "../shared/check-view.ts";
+import { readBridgeView } from "./view.ts";
 
 /**
  * How long the host end may take to come up: the reference polls after 0, 50, 500, 1000
@@ -97,7 +98,7 @@ async function check(ports: PluginPorts, a: CmdArgs): Promise<void> {
   if (conf.ipamType !== "") await ports.ipam(conf.ipamType, a).check();
   const prev = prevResultOf(a, "Required prevResult missing");
   const hostNames = [conf.bridge, ...(prev.interfaces ?? []).filter((i) => (i.sandbox ?? "") === "").map((i) => i.name)];
-  const problem = checkBridge(conf, a.netns, a.ifName, prev, await readBridgeCheckView(ports.kernel, a.netns, a.ifName, hostNames));
+  const problem = checkBridge(conf, a.netns, a.ifName, prev, await readCheckView(ports.kernel, a.netns, a.ifName, hostNames));
   if (problem !== undefined) throw new Error(problem);
 }
 

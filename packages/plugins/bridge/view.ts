@@ -1,11 +1,10 @@
 /**
- * Reading what a bridge ADD or CHECK needs from the Kernel port: the few reads the plan
+ * Reading what a bridge ADD needs from the Kernel port: the few reads the plan
  * and the check are functions of.
  */
 import { HOST, type Kernel } from "@tscni/kernel";
 import { linksNamed } from "../shared/links.ts";
 import { hasIpv6, ifKey, readHostSysctls } from "../shared/sysctl.ts";
-import type { BridgeCheckView } from "./check.ts";
 import type { BridgeConfig } from "./config.ts";
 import { vlanGatewayName, type BridgeView } from "./plan.ts";
 
@@ -20,19 +19,4 @@ export async function readBridgeView(kernel: Kernel, conf: BridgeConfig, netns: 
   const gatewayAddrs = l3 && conf.isGateway && hostLinks.some((l) => l.name === gatewayDev) ? await kernel.addresses(HOST, gatewayDev) : [];
   const loDisableIpv6 = l3 && hasIpv6(sysctls) ? await kernel.sysctl(netns, ifKey("ipv6", "lo", "disable_ipv6")) : undefined;
   return { hostLinks, containerLinks, gatewayAddrs, sysctls, loDisableIpv6 };
-}
-
-/**
- * The kernel as a bridge CHECK compares it with the previous result: the links it names
- * (`hostNames` on the host, `ifName` in the container; CHECK looks them up by name), the
- * container's addresses and routes.
- */
-export async function readBridgeCheckView(kernel: Kernel, netns: string, ifName: string, hostNames: readonly string[]): Promise<BridgeCheckView> {
-  const [hostLinks, containerLinks, containerAddrs, containerRoutes] = await Promise.all([
-    linksNamed(kernel, HOST, hostNames),
-    linksNamed(kernel, netns, [ifName]),
-    kernel.addresses(netns),
-    kernel.routes(netns),
-  ]);
-  return { hostLinks, containerLinks, containerAddrs, containerRoutes };
 }

@@ -4,17 +4,12 @@
  * kernel; messages are the reference's (the host peer check is ours: the reference
  * does not look at the host end it lists).
  */
-import type { AddrInfo, LinkInfo, RouteInfo } from "@tscni/kernel";
 import type { Result100 } from "@tscni/spec";
 import { checkInterfaceIps, checkRoutes } from "../shared/check.ts";
+import type { CheckView } from "../shared/check-view.ts";
 
-/** What CHECK reads from the kernel. */
-export interface PtpCheckView {
-  hostLinks: LinkInfo[];
-  containerLinks: LinkInfo[];
-  containerAddrs: AddrInfo[];
-  containerRoutes: RouteInfo[];
-}
+/** What a ptp CHECK compares the previous result with. */
+export type PtpCheckView = CheckView;
 
 /** The first problem CHECK finds, or undefined when the attachment is as the result says. */
 export function checkPtp(netns: string, ifName: string, prev: Result100, view: PtpCheckView): string | undefined {

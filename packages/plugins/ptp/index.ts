@@ -13,7 +13,8 @@ import { containerNameTaken, pickVethName, randomVethName } from "../shared/veth
 import { checkPtp } from "./check.ts";
 import { parsePtpConfig, validateForAdd } from "./config.ts";
 import { planPtpAdd, type PtpAddPlan } from "./plan.ts";
-import { readPtpCheckView, readPtpView } from "./view.ts";
+import { readCheckView } from "../shared/check-view.ts";
+import { readPtpView } from "./view.ts";
 
 async function add(ports: PluginPorts, a: CmdArgs): Promise<Result100> {
   const conf = parsePtpConfig(a.config);
@@ -50,7 +51,7 @@ async function check(ports: PluginPorts, a: CmdArgs): Promise<void> {
   await ports.ipam(conf.ipamType, a).check();
   const prev = prevResultOf(a, "ptp: Required prevResult missing");
   const hostNames = (prev.interfaces ?? []).filter((i) => (i.sandbox ?? "") === "").map((i) => i.name);
-  const problem = checkPtp(a.netns, a.ifName, prev, await readPtpCheckView(ports.kernel, a.netns, a.ifName, hostNames));
+  const problem = checkPtp(a.netns, a.ifName, prev, await readCheckView(ports.kernel, a.netns, a.ifName, hostNames));
   if (problem !== undefined) throw new Error(problem);
 }
 

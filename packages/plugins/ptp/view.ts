@@ -1,11 +1,10 @@
 /**
- * Reading what a ptp ADD or CHECK needs from the Kernel port.
+ * Reading what a ptp ADD needs from the Kernel port.
  */
 import { HOST, type Kernel, type LinkInfo } from "@tscni/kernel";
 import { canonicalCidr } from "../shared/ip.ts";
 import { linksNamed } from "../shared/links.ts";
 import { hasIpv6, ifKey, readHostSysctls } from "../shared/sysctl.ts";
-import type { PtpCheckView } from "./check.ts";
 import type { PtpView } from "./plan.ts";
 
 /**
@@ -19,19 +18,4 @@ export async function readPtpView(kernel: Kernel, netns: string, ifName: string)
   const loDisableIpv6 = hasIpv6(sysctls) ? await kernel.sysctl(netns, ifKey("ipv6", "lo", "disable_ipv6")) : undefined;
   const hostOnly = hostRoutes.filter((r) => r.dst.endsWith("/32") || r.dst.endsWith("/128")).map((r) => canonicalCidr(r.dst));
   return { hostLinks, containerLinks, sysctls, loDisableIpv6, hostRoutes: new Set(hostOnly) };
-}
-
-/**
- * The kernel as a ptp CHECK compares it with the previous result: the links it names
- * (`hostNames` on the host, `ifName` in the container; CHECK looks them up by name), the
- * container's addresses and routes.
- */
-export async function readPtpCheckView(kernel: Kernel, netns: string, ifName: string, hostNames: readonly string[]): Promise<PtpCheckView> {
-  const [hostLinks, containerLinks, containerAddrs, containerRoutes] = await Promise.all([
-    linksNamed(kernel, HOST, hostNames),
-    linksNamed(kernel, netns, [ifName]),
-    kernel.addresses(netns),
-    kernel.routes(netns),
-  ]);
-  return { hostLinks, containerLinks, containerAddrs, containerRoutes };
 }

@@ -5,8 +5,9 @@
  * switched starts in the target namespace, and /proc/sys/net follows the calling thread,
  * so this saves the `nsenter` process (~1.2 ms) per run.
  */
-import { closeSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, openSync } from "node:fs";
 import { KernelError } from "../kernel.ts";
+import { readProcSys, writeProcSys } from "../proc-sys.ts";
 import { requireNetns, spawnAll, type NsRunner } from "./runner.ts";
 
 const CLONE_NEWNET = 0x40000000;
@@ -70,23 +71,7 @@ export async function createSetnsRunner(): Promise<NsRunner> {
   return {
     hostRef: `/proc/${process.pid}/fd/${home}`,
     exec: (ns, cmds) => within(ns, () => spawnAll(cmds)),
-    readFile: (ns, path) =>
-      within(ns, () => {
-        try {
-          return readFileSync(path, "utf8");
-        } catch {
-          return undefined;
-        }
-      }),
-    writeFile: (ns, path, value) =>
-      within(ns, () => {
-        try {
-          writeFileSync(path, value);
-        } catch (e) {
-          const code = (e as { code?: string }).code;
-          const kind = code === "ENOENT" ? "not-found" : code === "EINVAL" ? "invalid" : "other";
-          throw new KernelError(kind, `write "${path}": ${code ?? String(e)}`);
-        }
-      }),
+    readFile: (ns, path) => within(ns, () => readProcSys(path)),
+    writeFile: (ns, path, value) => within(ns, () => writeProcSys(path, value)),
   };
 }

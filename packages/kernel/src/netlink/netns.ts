@@ -4,8 +4,8 @@
  * switched. The netlink driver switches only to create a socket or touch /proc/sys/net,
  * both of which stay bound to the namespace they were made in.
  */
-import { readFileSync, writeFileSync } from "node:fs";
 import { KernelError } from "../kernel.ts";
+import { readProcSys, writeProcSys } from "../proc-sys.ts";
 import { requireNetns } from "../linux/runner.ts";
 import { cPath, type Libc } from "./libc.ts";
 
@@ -55,24 +55,10 @@ export function within<T>(c: Libc, ns: string | undefined, work: () => T): T {
 
 /** Reads a /proc/sys file inside `ns`; undefined when it does not exist. */
 export function readSysctlFile(c: Libc, ns: string | undefined, path: string): string | undefined {
-  return within(c, ns, () => {
-    try {
-      return readFileSync(path, "utf8");
-    } catch {
-      return undefined;
-    }
-  });
+  return within(c, ns, () => readProcSys(path));
 }
 
 /** Writes a /proc/sys file inside `ns`; KernelError `not-found`, `invalid` or `other`. */
 export function writeSysctlFile(c: Libc, ns: string | undefined, path: string, value: string): void {
-  within(c, ns, () => {
-    try {
-      writeFileSync(path, value);
-    } catch (e) {
-      const code = (e as { code?: string }).code;
-      const kind = code === "ENOENT" ? "not-found" : code === "EINVAL" ? "invalid" : "other";
-      throw new KernelError(kind, `write "${path}": ${code ?? String(e)}`);
-    }
-  });
+  within(c, ns, () => writeProcSys(path, value));
 }
