@@ -14,6 +14,7 @@ if (build.exitCode !== 0) {
 // Real-kernel and property tests can take more than Bun's default 5 s per test on a loaded
 // 2-core machine; bunfig.toml's [test] table has no timeout key, so it is set here.
 const args = process.argv.slice(2);
+const before = new Set(netnsNames());
 const timeout = args.some((a) => a.startsWith("--timeout")) ? [] : ["--timeout=120000"];
 const proc = Bun.spawn([process.execPath, "test", ...timeout, ...args], {
   cwd: root,
@@ -37,6 +38,21 @@ await Promise.all([
   pump(proc.stderr, (s) => process.stderr.write(s)),
 ]);
 const code = await proc.exited;
+
+// Tests delete the namespaces they make, also on failure; a test killed mid-way cannot.
+// Sweep what a run left behind (compared with `before`, taken before the run) so the
+// machine stays clean, and say so loudly.
+function netnsNames(): string[] {
+  try {
+    const r = Bun.spawnSync(["ip", "netns", "list"], { stdout: "pipe", stderr: "ignore" });
+    return r.exitCode === 0 ? r.stdout.toString().split("\n").map((l) => l.split(" ")[0] ?? "").filter((n) => n.startsWith("tscni-")) : [];
+  } catch {
+    return []; // no iproute2 here: no namespaces either
+  }
+}
+const leaked = netnsNames().filter((n) => !before.has(n));
+for (const n of leaked) Bun.spawnSync(["ip", "netns", "del", n]);
+if (leaked.length > 0) console.error(`warning: the tests left ${leaked.length} network namespaces behind (deleted now): ${leaked.join(" ")}`);
 
 const count = (word: string): number => {
   const matches = [...tail.matchAll(new RegExp(`^\\s*(\\d+) ${word}$`, "gm"))];

@@ -127,8 +127,9 @@ describe.skipIf(!root).each(DRIVERS)("FakeKernel and the %s Linux driver", (_, c
     await fc.assert(
       fc.asyncProperty(fc.array(fc.array(op, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 3 }), async (batches) => {
         const host = createThrowawayNetns("kd");
-        const ctr = createThrowawayNetns("kd", { loopbackUp: false });
+        let ctr: ReturnType<typeof createThrowawayNetns> | undefined;
         try {
+          ctr = createThrowawayNetns("kd", { loopbackUp: false });
           const fake = new FakeKernel();
           fake.addNetns(ctr.path);
           const linux = createKernel({ host: host.path });
@@ -140,7 +141,7 @@ describe.skipIf(!root).each(DRIVERS)("FakeKernel and the %s Linux driver", (_, c
           }
         } finally {
           deleteThrowawayNetns(host);
-          deleteThrowawayNetns(ctr);
+          if (ctr !== undefined) deleteThrowawayNetns(ctr);
         }
       }),
       { numRuns: 25 },
