@@ -15,6 +15,7 @@ export const VERBS: Readonly<Record<string, { summary: string; load: () => Promi
   del: { summary: "detach a netns from a network (cnitool del)", load: () => import("./verbs/del.ts") },
   gc: { summary: "delete a network's cached attachments, then GC its plugins (cnitool gc)", load: () => import("./verbs/gc.ts") },
   status: { summary: "ask a network's plugins whether they are ready (cnitool status)", load: () => import("./verbs/status.ts") },
+  leaks: { summary: "report stale cached attachments and leaked host-local addresses; --repair GCs them", load: () => import("./verbs/leaks.ts") },
   cache: { summary: "list or show cached attachments", load: () => import("./verbs/cache.ts") },
   lint: { summary: "explain a config directory: which file wins, what is wrong, and where", load: () => import("./verbs/lint.ts") },
   daemon: { summary: "serve CNI requests from the cni-shim plugin on a unix socket", load: () => import("./verbs/daemon.ts") },
