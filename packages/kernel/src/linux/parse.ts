@@ -74,9 +74,19 @@ export function parseAddrs(text: string): AddrInfo[] {
   return out;
 }
 
-/** Routes of one family from `ip -json -4|-6 route show table ...`. */
+/**
+ * Routes of one family from `ip -json -4|-6 route show table ...`. A multipath route
+ * (IPv6 ECMP, `nexthops`) is one route per nexthop, as IPv4 lists appended routes.
+ */
 export function parseRoutes(text: string, family: 4 | 6): RouteInfo[] {
-  return rows(text).map((r) => {
+  return rows(text).flatMap((r) => {
+    const hops = Array.isArray(r.nexthops) ? r.nexthops.map(obj) : [];
+    return hops.length === 0 ? [parseRoute(r, family)] : hops.map((h) => parseRoute({ ...r, gateway: h.gateway, dev: h.dev }, family));
+  });
+}
+
+function parseRoute(r: Json, family: 4 | 6): RouteInfo {
+  {
     const raw = str(r.dst) ?? "default";
     const dst = raw === "default" ? (family === 4 ? "0.0.0.0/0" : "::/0") : raw.includes("/") ? raw : `${raw}/${family === 4 ? 32 : 128}`;
     const route: RouteInfo = { dst, family, scope: str(r.scope) ?? "global" };
@@ -96,5 +106,5 @@ export function parseRoutes(text: string, family: 4 | 6): RouteInfo[] {
     }
     route.protocol = str(r.protocol) ?? "boot";
     return route;
-  });
+  }
 }

@@ -143,10 +143,6 @@ export function decodeRoutes(payloads: readonly DataView[], family: 4 | 6, nameO
     const dstAttr = a.get(K.RTA_DST);
     const dst = dstAttr !== undefined ? `${ipText(attrBytes(dstAttr))}/${len}` : len === 0 ? (family === 4 ? "0.0.0.0/0" : "::/0") : `${family === 4 ? "0.0.0.0" : "::"}/${len}`;
     const route: RouteInfo = { dst, family, scope: scopeName(p.getUint8(6)) };
-    const gw = a.get(K.RTA_GATEWAY);
-    if (gw !== undefined) route.gw = ipText(attrBytes(gw));
-    const oif = attrU(a.get(K.RTA_OIF));
-    if (oif !== undefined) route.dev = nameOf(oif);
     const src = a.get(K.RTA_PREFSRC);
     if (src !== undefined) route.src = ipText(attrBytes(src));
     const metric = attrU(a.get(K.RTA_PRIORITY));
@@ -161,7 +157,32 @@ export function decodeRoutes(payloads: readonly DataView[], family: 4 | 6, nameO
     }
     const protocol = p.getUint8(5);
     route.protocol = K.PROTOCOL_NAMES[protocol] ?? String(protocol);
-    out.push(route);
+    // A multipath route (IPv6 ECMP) is one route per nexthop, as the iproute2 driver reads it.
+    const hops = a.has(K.RTA_MULTIPATH) ? nexthops(a.get(K.RTA_MULTIPATH)!) : [{ gw: a.get(K.RTA_GATEWAY), oif: attrU(a.get(K.RTA_OIF)) }];
+    const { dst: d, family: f, scope, ...rest } = route;
+    for (const hop of hops) {
+      const one: RouteInfo = { dst: d, family: f, scope, ...(hop.gw !== undefined ? { gw: ipText(attrBytes(hop.gw)) } : {}), ...(hop.oif !== undefined ? { dev: nameOf(hop.oif) } : {}), ...rest };
+      out.push(one);
+    }
+  }
+  return out;
+}
+
+/** One nexthop of a route: its gateway attribute and output interface. */
+export interface Nexthop {
+  gw: DataView | undefined;
+  oif: number | undefined;
+}
+
+/** The `struct rtnexthop` entries of an RTA_MULTIPATH attribute, each with its own attributes. */
+export function nexthops(v: DataView): Nexthop[] {
+  const out: Nexthop[] = [];
+  for (let at = 0; at + 8 <= v.byteLength; ) {
+    const len = v.getUint16(at, true);
+    if (len < 8 || at + len > v.byteLength) break;
+    const a = attrs(new DataView(v.buffer, v.byteOffset + at, len), 8);
+    out.push({ gw: a.get(K.RTA_GATEWAY), oif: v.getInt32(at + 4, true) });
+    at += (len + 3) & ~3;
   }
   return out;
 }

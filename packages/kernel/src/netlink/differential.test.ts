@@ -48,7 +48,7 @@ const op: fc.Arbitrary<KernelOp> = fc.oneof(
     op: fc.constantFrom("route.add" as const, "route.del" as const),
     ns,
     dst: fc.constantFrom("0.0.0.0/0", "198.19.0.0/16", "198.19.0.1/16", "198.18.9.9", "::/0", "2001:db8:1::/64"),
-    gw: opt(fc.constantFrom("198.18.0.254", "2001:db8::fe")),
+    gw: opt(fc.constantFrom("198.18.0.254", "198.18.0.253", "2001:db8::fe", "2001:db8::fd")),
     dev: opt(anyLink),
     src: opt(fc.constantFrom("198.18.0.1")),
     scope: opt(fc.constantFrom("global" as const, "link" as const)),
@@ -57,6 +57,7 @@ const op: fc.Arbitrary<KernelOp> = fc.oneof(
     mtu: opt(fc.constantFrom(1300)),
     advmss: opt(fc.constantFrom(1200)),
     onlink: opt(fc.boolean()),
+    append: opt(fc.boolean()),
   }),
   fc.record({ op: fc.constant("sysctl.set" as const), ns, key: fc.constantFrom("net.ipv4.ip_forward", "net.ipv6.conf.eth0.accept_ra", "net.ipv4.conf.nope.forwarding"), value: fc.constantFrom("0", "1", "x") }),
 );
@@ -146,6 +147,41 @@ describe.skipIf(!root)("the netlink driver against the iproute2 driver", () => {
       expect((await nl.routes(HOST, 4)).length).toBe(12);
       await ip.apply([{ op: "link.del", ns: HOST, name: "v0" }, ...Array.from({ length: 10 }, (_, i): KernelOp => ({ op: "link.del", ns: HOST, name: `v${i + 2}` }))]);
       expect(await nl.routes(HOST)).toEqual(await ip.routes(HOST));
+    } finally {
+      deleteThrowawayNetns(h);
+      deleteThrowawayNetns(c);
+    }
+  });
+
+  test("appended routes over two devices read alike: IPv4 separate routes, an IPv6 multipath route per nexthop (H-2)", async () => {
+    const [h, c] = [createThrowawayNetns("kn"), createThrowawayNetns("kn")];
+    try {
+      const ip = createLinuxKernel({ host: h.path });
+      const nl = createNetlinkKernel({ host: h.path });
+      const batch: KernelOp[] = [];
+      for (const [i, dev] of ["eth0", "eth1"].entries()) {
+        batch.push({ op: "veth.add", ns: HOST, name: dev, peer: { name: `p${i}`, ns: c.path } }, { op: "link.set", ns: HOST, name: dev, up: true });
+        batch.push({ op: "addr.add", ns: HOST, dev, cidr: `198.18.${i}.2/24` }, { op: "addr.add", ns: HOST, dev, cidr: `2001:db8:${i}::2/64`, nodad: true });
+      }
+      await ip.apply(batch);
+      const append = (k: typeof ip, i: number) =>
+        k.apply([
+          { op: "route.add", ns: HOST, dst: "0.0.0.0/0", gw: `198.18.${i}.1`, dev: `eth${i}`, append: true },
+          { op: "route.add", ns: HOST, dst: "::/0", gw: `2001:db8:${i}::1`, dev: `eth${i}`, append: true },
+        ]);
+      await append(nl, 0);
+      await append(ip, 1);
+      const defaults = async (k: typeof ip) => (await k.routes(HOST)).filter((r) => r.dst.endsWith("/0")).map((r) => `${r.dst} ${r.gw} ${r.dev}`);
+      const both = ["0.0.0.0/0 198.18.0.1 eth0", "0.0.0.0/0 198.18.1.1 eth1", "::/0 2001:db8:0::1 eth0", "::/0 2001:db8:1::1 eth1"].map((r) => r.replace(":0::", "::"));
+      expect(await defaults(nl)).toEqual(both);
+      expect(await defaults(ip)).toEqual(both);
+      // The same route again is a duplicate, through either driver.
+      for (const k of [ip, nl]) await expect(append(k, 1)).rejects.toMatchObject({ kind: "exists" });
+      // Deleting one nexthop (dev and gateway) leaves the other.
+      await nl.apply([{ op: "route.del", ns: HOST, dst: "::/0", gw: "2001:db8::1", dev: "eth0" }, { op: "route.del", ns: HOST, dst: "0.0.0.0/0", gw: "198.18.0.1", dev: "eth0" }]);
+      const left = ["0.0.0.0/0 198.18.1.1 eth1", "::/0 2001:db8:1::1 eth1"];
+      expect(await defaults(ip)).toEqual(left);
+      expect(await defaults(nl)).toEqual(left);
     } finally {
       deleteThrowawayNetns(h);
       deleteThrowawayNetns(c);

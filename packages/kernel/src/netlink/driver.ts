@@ -13,7 +13,7 @@ import { resolveHost } from "../segments.ts";
 import { classify, reason } from "../linux/errors.ts";
 import { isNetnsFile, requireNetns } from "../linux/runner.ts";
 import * as K from "./constants.ts";
-import { decodeAddrs, decodeLink, decodeLinks, decodeRoutes, linkedIndexes, rawLink, type RawLink } from "./decode.ts";
+import { decodeAddrs, decodeLink, decodeLinks, decodeRoutes, linkedIndexes, nexthops, rawLink, type RawLink } from "./decode.ts";
 import { encodeOp, Refused, type EncodeContext } from "./encode.ts";
 import { libc, type Libc } from "./libc.ts";
 import { homeFd, openNetns, readSysctlFile, within, writeSysctlFile } from "./netns.ts";
@@ -104,8 +104,11 @@ const NAME_REQUESTS_MAX = 8;
 function deviceNamer(s: Session, ns: Netns, routes: readonly DataView[]): (index: number) => string {
   const oifs = new Set<number>();
   for (const p of routes) {
-    const oif = attrs(p, 12).get(K.RTA_OIF);
+    const a = attrs(p, 12);
+    const oif = a.get(K.RTA_OIF);
     if (oif !== undefined) oifs.add(oif.getUint32(0, true));
+    const multipath = a.get(K.RTA_MULTIPATH);
+    for (const hop of multipath === undefined ? [] : nexthops(multipath)) if (hop.oif !== undefined) oifs.add(hop.oif);
   }
   const names = new Map<number, string>();
   const add = (l: RawLink | undefined) => {
