@@ -3,8 +3,13 @@
  * a destination with host bits is `invalid`; a missing dev is `not-found`; a dev that is
  * down, or a gateway not covered by a gateway-less route of the namespace (on `dev` when
  * given) is `unreachable`, unless `onlink` (or an IPv6 link-local gateway with `dev`).
- * Simplification: a route is identified by (table, destination, metric), so a second
- * gateway for the same destination is `exists` rather than an IPv6 multipath route.
+ * A route is keyed by (table, destination, metric): `route.add` refuses a second route
+ * with the key as `exists`, `append` keeps it beside the first unless it is the same
+ * route (H-2 ECMP). IPv4 keeps appended routes as separate routes; IPv6 merges gateway
+ * routes into one multipath route, modelled here as one entry per nexthop, which is how
+ * the Linux drivers read a multipath route too. Deleting an IPv6 route without `gw`
+ * takes all the nexthops of its multipath route, as Linux does.
+ * Not modelled: Linux keeps a dead IPv6 nexthop (its link down) while a sibling lives.
  */
 import { KernelError, type RouteOp } from "@tscni/kernel";
 import { isLinkLocal } from "./connected.ts";
@@ -28,6 +33,18 @@ export function onLinkRoute(ns: NsState, gw: IP, dev?: number): Route | undefine
 
 function sameKey(a: Route, b: Route): boolean {
   return a.table === b.table && a.dst.prefix === b.dst.prefix && ipEqual(a.dst.ip, b.dst.ip) && (a.metric ?? 0) === (b.metric ?? 0);
+}
+
+const optIpEqual = (a: IP | undefined, b: IP | undefined): boolean => (a === undefined ? b === undefined : b !== undefined && ipEqual(a, b));
+
+/**
+ * An appended route the kernel refuses as a duplicate: IPv6 compares the nexthop (dev
+ * and gateway, rt6_duplicate_nexthop); IPv4 the whole route (fib_info is shared).
+ */
+function duplicate(a: Route, b: Route): boolean {
+  if (!sameKey(a, b) || a.dev !== b.dev || !optIpEqual(a.gw, b.gw)) return false;
+  if (a.dst.ip.family === 6) return true;
+  return a.scope === b.scope && optIpEqual(a.src, b.src) && a.mtu === b.mtu && a.advmss === b.advmss && a.onlink === b.onlink;
 }
 
 function addRoute(ns: NsState, op: RouteOp): void {
@@ -60,7 +77,8 @@ function addRoute(ns: NsState, op: RouteOp): void {
     ...(op.advmss !== undefined && { advmss: op.advmss }),
     ...(op.onlink && { onlink: true }),
   };
-  if (ns.routes.some((r) => sameKey(r, route))) throw new KernelError("exists", `route "${op.dst}" already exists in netns "${ns.path}"`);
+  const taken = op.append === true ? (r: Route) => duplicate(r, route) : (r: Route) => sameKey(r, route);
+  if (ns.routes.some(taken)) throw new KernelError("exists", `route "${op.dst}" already exists in netns "${ns.path}"`);
   ns.routes.push(route);
 }
 
@@ -79,7 +97,9 @@ function delRoute(ns: NsState, op: RouteOp): void {
       (op.metric === undefined || (r.metric ?? 0) === op.metric),
   );
   if (!found) throw new KernelError("not-found", `route "${op.dst}" not found in netns "${ns.path}"`);
-  ns.routes.splice(ns.routes.indexOf(found), 1);
+  // IPv6 without a gateway named: the whole multipath route goes (__ip6_del_rt_siblings).
+  const siblings = dst.ip.family === 6 && gw === undefined && found.gw !== undefined;
+  ns.routes = ns.routes.filter((r) => r !== found && !(siblings && r.gw !== undefined && sameKey(r, found)));
 }
 
 /** Applies one `route.add` or `route.del`. */
