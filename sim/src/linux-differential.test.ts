@@ -15,7 +15,7 @@
  * - an IPv6 address on `lo`: Linux adds its prefix route (metric 256), the fake does not;
  * - a route with neither `gw` nor `dev`: Linux fails with ENODEV (not-found), the fake
  *   with invalid;
- * - IPv6 routes are appended only in the ECMP test below: Linux keeps a dead nexthop of a
+ * - IPv6 ECMP routes (`prepend`) only in the test below: Linux keeps a dead nexthop of a
  *   multipath route whose link went down while a sibling lives, the fake drops it.
  */
 import { describe, expect, test } from "bun:test";
@@ -65,7 +65,7 @@ const op: fc.Arbitrary<KernelOp> = fc.oneof(
       dst: fc.constantFrom("0.0.0.0/0", "198.19.0.0/16"),
       gw: opt(fc.constantFrom("198.18.0.254", "198.18.1.254")),
       dev: opt(anyLink),
-      append: opt(fc.boolean()),
+      prepend: opt(fc.boolean()),
     }).filter(viaOrDev),
     fc.record({
       op: fc.constantFrom("route.add" as const, "route.del" as const),
@@ -151,7 +151,7 @@ describe.skipIf(!root).each(DRIVERS)("FakeKernel and the %s Linux driver", (_, c
     );
   });
 
-  test("appended routes over two devices, and their deletes, leave the same state (H-2 ECMP)", async () => {
+  test("ECMP routes over two devices, and their deletes, leave the same state (H-2 ECMP)", async () => {
     const host = createThrowawayNetns("kd");
     try {
       const fake = new FakeKernel();
@@ -168,18 +168,18 @@ describe.skipIf(!root).each(DRIVERS)("FakeKernel and the %s Linux driver", (_, c
         setup.push({ op: "addr.add", ns: HOST, dev, cidr: `198.18.${i}.1/24` }, { op: "addr.add", ns: HOST, dev, cidr: `2001:db8:${i}::1/64`, nodad: true });
       }
       await both(setup);
-      const append = (i: number): KernelOp[] => [
-        { op: "route.add", ns: HOST, dst: "198.19.0.0/16", gw: `198.18.${i}.254`, dev: devs[i]!, append: true },
-        { op: "route.add", ns: HOST, dst: "::/0", gw: `2001:db8:${i}::fe`, dev: devs[i]!, append: true },
-        { op: "route.add", ns: HOST, dst: "2001:db8:9::/64", dev: devs[i]!, append: true },
+      const ecmp = (i: number): KernelOp[] => [
+        { op: "route.add", ns: HOST, dst: "198.19.0.0/16", gw: `198.18.${i}.254`, dev: devs[i]!, prepend: true },
+        { op: "route.add", ns: HOST, dst: "::/0", gw: `2001:db8:${i}::fe`, dev: devs[i]!, prepend: true },
+        { op: "route.add", ns: HOST, dst: "2001:db8:9::/64", dev: devs[i]!, prepend: true },
       ];
-      await both(append(0));
-      await both(append(1));
+      await both(ecmp(0));
+      await both(ecmp(1));
       expect((await fake.routes(HOST)).filter((r) => r.dst === "::/0").length).toBe(2);
-      await both(append(1).slice(1, 2)); // the same nexthop again: exists
-      await both([{ op: "route.add", ns: HOST, dst: "::/0", gw: "2001:db8::fd", dev: "eth0" }]); // not appended: exists
+      await both(ecmp(1).slice(1, 2)); // the same nexthop again: exists
+      await both([{ op: "route.add", ns: HOST, dst: "::/0", gw: "2001:db8::fd", dev: "eth0" }]); // not ECMP: exists
       await both([{ op: "route.del", ns: HOST, dst: "::/0", gw: "2001:db8::fe", dev: "eth0" }, { op: "route.del", ns: HOST, dst: "198.19.0.0/16", gw: "198.18.1.254" }]);
-      await both(append(0).slice(1, 2));
+      await both(ecmp(0).slice(1, 2));
       await both([{ op: "route.del", ns: HOST, dst: "::/0", dev: "veth0" }]); // no gateway: the whole multipath route
       await both([{ op: "route.del", ns: HOST, dst: "2001:db8:9::/64" }]);
     } finally {

@@ -4,8 +4,8 @@
  * down, or a gateway not covered by a gateway-less route of the namespace (on `dev` when
  * given) is `unreachable`, unless `onlink` (or an IPv6 link-local gateway with `dev`).
  * A route is keyed by (table, destination, metric): `route.add` refuses a second route
- * with the key as `exists`, `append` keeps it beside the first unless it is the same
- * route (H-2 ECMP). IPv4 keeps appended routes as separate routes; IPv6 merges gateway
+ * with the key as `exists`, `prepend` keeps it beside the first unless it is the same
+ * route (H-2 ECMP). IPv4 keeps them as separate routes, the newest first; IPv6 merges gateway
  * routes into one multipath route, modelled here as one entry per nexthop, which is how
  * the Linux drivers read a multipath route too. Deleting an IPv6 route without `gw`
  * takes all the nexthops of its multipath route, as Linux does.
@@ -38,7 +38,7 @@ function sameKey(a: Route, b: Route): boolean {
 const optIpEqual = (a: IP | undefined, b: IP | undefined): boolean => (a === undefined ? b === undefined : b !== undefined && ipEqual(a, b));
 
 /**
- * An appended route the kernel refuses as a duplicate: IPv6 compares the nexthop (dev
+ * An ECMP route the kernel refuses as a duplicate: IPv6 compares the nexthop (dev
  * and gateway, rt6_duplicate_nexthop); IPv4 the whole route (fib_info is shared).
  */
 function duplicate(a: Route, b: Route): boolean {
@@ -77,9 +77,12 @@ function addRoute(ns: NsState, op: RouteOp): void {
     ...(op.advmss !== undefined && { advmss: op.advmss }),
     ...(op.onlink && { onlink: true }),
   };
-  const taken = op.append === true ? (r: Route) => duplicate(r, route) : (r: Route) => sameKey(r, route);
+  const taken = op.prepend === true ? (r: Route) => duplicate(r, route) : (r: Route) => sameKey(r, route);
   if (ns.routes.some(taken)) throw new KernelError("exists", `route "${op.dst}" already exists in netns "${ns.path}"`);
-  ns.routes.push(route);
+  // IPv4 puts the new route before its key's first (fib_table_insert without NLM_F_APPEND).
+  const first = family === 4 ? ns.routes.findIndex((r) => sameKey(r, route)) : -1;
+  if (first >= 0) ns.routes.splice(first, 0, route);
+  else ns.routes.push(route);
 }
 
 function delRoute(ns: NsState, op: RouteOp): void {

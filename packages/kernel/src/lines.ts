@@ -53,7 +53,7 @@ function linkAttrs(a: { mtu?: number | undefined; mac?: string | undefined }): s
 }
 
 function routeLine(op: RouteOp): string {
-  const w = [op.op === "route.del" ? "route del" : op.append === true ? "route append" : "route add", tok(op.dst)];
+  const w = [op.op === "route.del" ? "route del" : op.prepend === true ? "route prepend" : "route add", tok(op.dst)];
   if (op.gw !== undefined) w.push("via", tok(op.gw));
   if (op.dev !== undefined) w.push("dev", tok(op.dev));
   if (op.src !== undefined) w.push("src", tok(op.src));

@@ -127,14 +127,15 @@ export interface RouteOp {
   advmss?: number;
   onlink?: boolean;
   /**
-   * `route.add` only: append (`ip route append`, NLM_F_CREATE|NLM_F_APPEND) instead of
-   * create-exclusive, so a route to the same destination and metric through another
-   * device or gateway is kept beside the first (ECMP, H-2). IPv4 keeps them as separate
-   * routes; IPv6 merges gateway routes into one multipath route, which reads report as
-   * one {@link RouteInfo} per nexthop. Only the same route again is `exists`; `route.del`
-   * ignores it.
+   * `route.add` only: add as the reference's ConfigureIface does (netlink RouteAddEcmp,
+   * NLM_F_CREATE without NLM_F_EXCL: `ip route prepend`), so a route to the same
+   * destination and metric through another device or gateway is kept beside the first
+   * (ECMP, H-2). IPv4 keeps them as separate routes, the newest first (it is the one
+   * IPv4 uses); IPv6 merges gateway routes into one multipath route, which reads report
+   * as one {@link RouteInfo} per nexthop. Only the same route again is `exists`.
+   * `route.del` ignores it.
    */
-  append?: boolean;
+  prepend?: boolean;
 }
 
 /** Set a sysctl inside a namespace; `key` is dotted (`net.ipv4.ip_forward`). */

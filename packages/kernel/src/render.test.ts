@@ -72,9 +72,9 @@ describe("renderOp", () => {
       line({ op: "route.add", ns: C, dst: "198.19.0.0/16", gw: "198.18.0.1", dev: "eth0", src: "198.18.0.5", scope: "global", table: 100, metric: 10, mtu: 1400, advmss: 1360, onlink: true }),
     ).toBe("route add 198.19.0.0/16 via 198.18.0.1 dev eth0 src 198.18.0.5 scope global table 100 metric 10 mtu 1400 advmss 1360 onlink");
     expect(line({ op: "route.del", ns: C, dst: "::/0", dev: "eth0" })).toBe("route del ::/0 dev eth0");
-    // H-2: a second interface's routes are appended (ECMP); a delete ignores `append`.
-    expect(line({ op: "route.add", ns: C, dst: "::/0", gw: "2001:db8::1", dev: "eth1", append: true })).toBe("route append ::/0 via 2001:db8::1 dev eth1");
-    expect(line({ op: "route.del", ns: C, dst: "::/0", dev: "eth1", append: true })).toBe("route del ::/0 dev eth1");
+    // H-2: a second interface's routes are added as ECMP (prepend); a delete ignores `prepend`.
+    expect(line({ op: "route.add", ns: C, dst: "::/0", gw: "2001:db8::1", dev: "eth1", prepend: true })).toBe("route prepend ::/0 via 2001:db8::1 dev eth1");
+    expect(line({ op: "route.del", ns: C, dst: "::/0", dev: "eth1", prepend: true })).toBe("route del ::/0 dev eth1");
   });
 
   test("sysctl.set is a key=value assignment for the sysctl tool", () => {

@@ -16,7 +16,7 @@ describe("parseKernelBatch", () => {
       { op: "link.del", ns: "host", name: "x" },
       { op: "addr.add", ns: "host", dev: "cni0", cidr: "2001:db8::1/64", nodad: true },
       { op: "route.del", ns: "host", dst: "0.0.0.0/0", gw: "198.18.0.1", metric: 100 },
-      { op: "route.add", ns: "host", dst: "0.0.0.0/0", gw: "198.18.0.1", dev: "eth1", append: true },
+      { op: "route.add", ns: "host", dst: "0.0.0.0/0", gw: "198.18.0.1", dev: "eth1", prepend: true },
       { op: "sysctl.set", ns: "host", key: "net.ipv4.conf.cni0/5.forwarding", value: "1" },
     ];
     const r = parseKernelBatch(batch);

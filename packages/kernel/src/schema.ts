@@ -117,7 +117,7 @@ const RouteOpSchema = v.strictObject({
   mtu: v.optional(mtu),
   advmss: v.optional(u32),
   onlink: v.optional(v.boolean()),
-  append: v.optional(v.boolean()),
+  prepend: v.optional(v.boolean()),
 });
 const SysctlSetSchema = v.strictObject({
   op: v.literal("sysctl.set"),

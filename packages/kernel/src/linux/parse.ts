@@ -76,7 +76,7 @@ export function parseAddrs(text: string): AddrInfo[] {
 
 /**
  * Routes of one family from `ip -json -4|-6 route show table ...`. A multipath route
- * (IPv6 ECMP, `nexthops`) is one route per nexthop, as IPv4 lists appended routes.
+ * (IPv6 ECMP, `nexthops`) is one route per nexthop, as IPv4 lists ECMP routes.
  */
 export function parseRoutes(text: string, family: 4 | 6): RouteInfo[] {
   return rows(text).flatMap((r) => {

@@ -38,8 +38,6 @@ export const NLM_F_DUMP = 0x300;
 export const NLM_F_EXCL = 0x200;
 /** `NLM_F_CREATE`. */
 export const NLM_F_CREATE = 0x400;
-/** `NLM_F_APPEND`. */
-export const NLM_F_APPEND = 0x800;
 /** In an error message: the request was not echoed in full. */
 export const NLM_F_CAPPED = 0x100;
 /** In an error message: extended-ack attributes follow. */

@@ -57,7 +57,7 @@ const op: fc.Arbitrary<KernelOp> = fc.oneof(
     mtu: opt(fc.constantFrom(1300)),
     advmss: opt(fc.constantFrom(1200)),
     onlink: opt(fc.boolean()),
-    append: opt(fc.boolean()),
+    prepend: opt(fc.boolean()),
   }),
   fc.record({ op: fc.constant("sysctl.set" as const), ns, key: fc.constantFrom("net.ipv4.ip_forward", "net.ipv6.conf.eth0.accept_ra", "net.ipv4.conf.nope.forwarding"), value: fc.constantFrom("0", "1", "x") }),
 );
@@ -153,7 +153,7 @@ describe.skipIf(!root)("the netlink driver against the iproute2 driver", () => {
     }
   });
 
-  test("appended routes over two devices read alike: IPv4 separate routes, an IPv6 multipath route per nexthop (H-2)", async () => {
+  test("ECMP routes over two devices read alike: IPv4 separate routes, an IPv6 multipath route per nexthop (H-2)", async () => {
     const [h, c] = [createThrowawayNetns("kn"), createThrowawayNetns("kn")];
     try {
       const ip = createLinuxKernel({ host: h.path });
@@ -164,19 +164,20 @@ describe.skipIf(!root)("the netlink driver against the iproute2 driver", () => {
         batch.push({ op: "addr.add", ns: HOST, dev, cidr: `198.18.${i}.2/24` }, { op: "addr.add", ns: HOST, dev, cidr: `2001:db8:${i}::2/64`, nodad: true });
       }
       await ip.apply(batch);
-      const append = (k: typeof ip, i: number) =>
+      const ecmp = (k: typeof ip, i: number) =>
         k.apply([
-          { op: "route.add", ns: HOST, dst: "0.0.0.0/0", gw: `198.18.${i}.1`, dev: `eth${i}`, append: true },
-          { op: "route.add", ns: HOST, dst: "::/0", gw: `2001:db8:${i}::1`, dev: `eth${i}`, append: true },
+          { op: "route.add", ns: HOST, dst: "0.0.0.0/0", gw: `198.18.${i}.1`, dev: `eth${i}`, prepend: true },
+          { op: "route.add", ns: HOST, dst: "::/0", gw: `2001:db8:${i}::1`, dev: `eth${i}`, prepend: true },
         ]);
-      await append(nl, 0);
-      await append(ip, 1);
+      await ecmp(nl, 0);
+      await ecmp(ip, 1);
       const defaults = async (k: typeof ip) => (await k.routes(HOST)).filter((r) => r.dst.endsWith("/0")).map((r) => `${r.dst} ${r.gw} ${r.dev}`);
-      const both = ["0.0.0.0/0 198.18.0.1 eth0", "0.0.0.0/0 198.18.1.1 eth1", "::/0 2001:db8:0::1 eth0", "::/0 2001:db8:1::1 eth1"].map((r) => r.replace(":0::", "::"));
+      // IPv4: the newest route first (the one IPv4 uses); IPv6: the nexthops in the order added.
+      const both = ["0.0.0.0/0 198.18.1.1 eth1", "0.0.0.0/0 198.18.0.1 eth0", "::/0 2001:db8:0::1 eth0", "::/0 2001:db8:1::1 eth1"].map((r) => r.replace(":0::", "::"));
       expect(await defaults(nl)).toEqual(both);
       expect(await defaults(ip)).toEqual(both);
       // The same route again is a duplicate, through either driver.
-      for (const k of [ip, nl]) await expect(append(k, 1)).rejects.toMatchObject({ kind: "exists" });
+      for (const k of [ip, nl]) await expect(ecmp(k, 1)).rejects.toMatchObject({ kind: "exists" });
       // Deleting one nexthop (dev and gateway) leaves the other.
       await nl.apply([{ op: "route.del", ns: HOST, dst: "::/0", gw: "2001:db8::1", dev: "eth0" }, { op: "route.del", ns: HOST, dst: "0.0.0.0/0", gw: "198.18.0.1", dev: "eth0" }]);
       const left = ["0.0.0.0/0 198.18.1.1 eth1", "::/0 2001:db8:1::1 eth1"];

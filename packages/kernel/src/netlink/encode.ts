@@ -29,8 +29,8 @@ export interface EncodeContext {
 
 const REQ = K.NLM_F_REQUEST | K.NLM_F_ACK;
 const CREATE = REQ | K.NLM_F_CREATE | K.NLM_F_EXCL;
-/** What `ip route append` sends: create, add beside an existing route (ECMP). */
-const APPEND = REQ | K.NLM_F_CREATE | K.NLM_F_APPEND;
+/** What `ip route prepend` (and netlink's RouteAddEcmp) sends: create beside an existing route (ECMP). */
+const PREPEND = REQ | K.NLM_F_CREATE;
 
 /** `struct ifinfomsg`. */
 function ifinfo(m: MessageBuilder, family: number, index: number, flags = 0, change = 0): MessageBuilder {
@@ -95,7 +95,7 @@ function route(op: RouteOp, ctx: EncodeContext): MessageBuilder {
   const gw = op.gw === undefined ? undefined : address(op.gw, dst.family);
   const src = op.src === undefined ? undefined : address(op.src, dst.family);
   const oif = op.dev === undefined ? undefined : ctx.index(op.dev);
-  const m = new MessageBuilder(add ? K.RTM_NEWROUTE : K.RTM_DELROUTE, !add ? REQ : op.append === true ? APPEND : CREATE).fixed(12, (v, at) => {
+  const m = new MessageBuilder(add ? K.RTM_NEWROUTE : K.RTM_DELROUTE, !add ? REQ : op.prepend === true ? PREPEND : CREATE).fixed(12, (v, at) => {
     v.setUint8(at, af);
     v.setUint8(at + 1, dst.prefix);
     v.setUint8(at + 4, table < 256 ? table : K.RT_TABLE_UNSPEC);
