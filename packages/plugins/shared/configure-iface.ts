@@ -2,7 +2,8 @@
  * Applying a result's IPs and routes to the container interface, as the reference's
  * `ipam.ConfigureIface` does (H-2), computed as plan steps. Everything here happens on
  * the container end of a veth this ADD created, so no step needs an undo except the
- * loopback's `disable_ipv6`, which outlives the interface.
+ * loopback's `disable_ipv6`, which outlives the interface. (Deleting the interface takes
+ * only its own nexthop of an ECMP route: another interface's sibling stays.)
  */
 import type { Netns, RouteScope } from "@tscni/kernel";
 import type { Result100, Route } from "@tscni/spec";
@@ -86,21 +87,30 @@ export function routeSteps(t: IfaceTarget, routes: readonly Route[], gateways: {
     if (dst === undefined) throw new Error(`invalid route destination: ${r.dst}`);
     const gw = r.gw !== undefined ? r.gw : gateways[dst.ip.family] !== undefined ? formatAddr(gateways[dst.ip.family]!) : undefined;
     const scope = r.scope === undefined ? undefined : SCOPES[r.scope];
-    // The reference skips a route that exists already: the first one wins (H-2), e.g. a
-    // second interface's default route.
-    const step: PlanStep = keep({
-      op: "route.add",
+    const route = {
       ns: t.netns,
       // The kernel wants the destination without host bits (Go's ParseCIDR masks it too).
       dst: subnetText(dst),
       dev: t.ifName,
       ...(gw !== undefined ? { gw } : {}),
-      ...(scope !== undefined ? { scope } : {}),
       ...(r.priority !== undefined && r.priority !== 0 ? { metric: r.priority } : {}),
       ...(r.table !== undefined ? { table: r.table } : {}),
-      ...(r.mtu !== undefined && r.mtu !== 0 ? { mtu: r.mtu } : {}),
-      ...(r.advmss !== undefined && r.advmss !== 0 ? { advmss: r.advmss } : {}),
-    });
-    return { ...step, existsOk: true };
+    };
+    // Added as ECMP, like the reference's RouteAddEcmp (H-2): a second interface's route to
+    // the same destination (its default route) goes beside the first one: IPv4 keeps both,
+    // the newest first; IPv6 makes one multipath route.
+    return {
+      op: {
+        op: "route.add",
+        ...route,
+        ...(scope !== undefined ? { scope } : {}),
+        ...(r.mtu !== undefined && r.mtu !== 0 ? { mtu: r.mtu } : {}),
+        ...(r.advmss !== undefined && r.advmss !== 0 ? { advmss: r.advmss } : {}),
+        prepend: true,
+      },
+      // [DIFF] the same route twice (a result listing it twice): the reference fails the
+      // ADD with "file exists"; we pass over it.
+      existsOk: true,
+    };
   });
 }

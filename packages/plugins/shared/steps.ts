@@ -11,7 +11,7 @@ import type { KernelOp } from "@tscni/kernel";
 export interface PlanStep {
   readonly op: KernelOp;
   readonly undo?: KernelOp;
-  /** The reference ignores "file exists" for this operation (H-2: the first route wins). */
+  /** Pass over "file exists" for this operation (a route the result lists twice, H-2). */
   readonly existsOk?: boolean;
 }
 
