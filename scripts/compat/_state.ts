@@ -36,6 +36,8 @@ interface IpRoute {
   metric?: number;
   flags?: string[];
   type?: string;
+  /** A multipath route's nexthops (IPv6 ECMP). */
+  nexthops?: { gateway?: string; dev?: string; flags?: string[] }[];
 }
 
 async function ipJson<T>(ns: string, args: string[]): Promise<T[]> {
@@ -72,8 +74,9 @@ async function addresses(s: SideCtx, ns: string): Promise<string[]> {
 }
 
 /**
- * Main-table routes of both families. `linkdown` is left out: a bridge loses its carrier
- * a moment after its last port goes, so the flag depends on when we look.
+ * Main-table routes of both families, a multipath route with its nexthops in order.
+ * `linkdown` is left out: a bridge loses its carrier a moment after its last port goes,
+ * so the flag depends on when we look.
  */
 async function routes(s: SideCtx, ns: string): Promise<string[]> {
   const rs = [...(await ipJson<IpRoute>(ns, ["-4", "route", "show"])), ...(await ipJson<IpRoute>(ns, ["-6", "route", "show"]))];
@@ -81,7 +84,7 @@ async function routes(s: SideCtx, ns: string): Promise<string[]> {
     .map((r) =>
       normalizeText(
         s,
-        [r.type && r.type !== "unicast" ? r.type : "", r.dst, r.gateway ? `via ${r.gateway}` : "", r.dev ? `dev ${r.dev}` : "", r.scope ? `scope ${r.scope}` : "", r.prefsrc ? `src ${r.prefsrc}` : "", r.protocol ? `proto ${r.protocol}` : "", r.metric !== undefined ? `metric ${r.metric}` : "", (r.flags ?? []).filter((f) => f !== "linkdown").join(",")]
+        [r.type && r.type !== "unicast" ? r.type : "", r.dst, r.gateway ? `via ${r.gateway}` : "", r.dev ? `dev ${r.dev}` : "", r.scope ? `scope ${r.scope}` : "", r.prefsrc ? `src ${r.prefsrc}` : "", r.protocol ? `proto ${r.protocol}` : "", r.metric !== undefined ? `metric ${r.metric}` : "", (r.flags ?? []).filter((f) => f !== "linkdown").join(","), ...(r.nexthops ?? []).map((h) => `nexthop via ${h.gateway ?? "-"} dev ${h.dev ?? "-"}`)]
           .filter((x) => x !== "")
           .join(" "),
       ),

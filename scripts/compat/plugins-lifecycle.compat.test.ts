@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { announceSkip } from "./_reference.ts";
+import { announceSkip, run } from "./_reference.ts";
 import { OUR_HOST_VETH_ACCEPT_DAD, expectKeepAddrOnDown, expectSame, expectSameState, expectVersionDifference, resultsOf, twinSkipReason, withPrev, type VersionDifference } from "./_diff.ts";
 import { SIDES, Twin, type SideCtx } from "./_twin.ts";
 
@@ -172,6 +172,27 @@ describe.skipIf(skip !== undefined)("attachments behave as the reference's, step
     await expectSame(twin, "IPv6-only DEL", { plugin: "bridge", command: "DEL", ...at, ifName: "e6", config: v6 });
     await expectSameState(twin, "the promisc and IPv6-only DELs");
   }, TIMEOUT_MS);
+
+  test("a second interface on the same network adds its routes as ECMP: IPv4 routes side by side, an IPv6 multipath default (H-2)", async () => {
+    const at = { containerID: "ecmp", netns: VERSIONS.length } as const;
+    const net = bridgeNet(5, "1.0.0");
+    const [eth0, eth1] = [{ ...at, ifName: "ea0" }, { ...at, containerID: "ecmp-2", ifName: "ea1" }];
+    const first = await expectSame(twin, "first ADD", { plugin: "bridge", command: "ADD", ...eth0, config: net });
+    const second = await expectSame(twin, "second ADD", { plugin: "bridge", command: "ADD", ...eth1, config: net });
+    expect([first.reference.exit, second.reference.exit]).toEqual([0, 0]);
+    const drop = [OUR_HOST_VETH_ACCEPT_DAD, await expectKeepAddrOnDown(twin, at.netns, "ea0"), await expectKeepAddrOnDown(twin, at.netns, "ea1")];
+    await expectSameState(twin, "two interfaces on one network", drop);
+    // The routes the state compares: both default routes, not only the first interface's.
+    for (const side of SIDES) {
+      const ns = twin.sides[side].world.containers[at.netns]!;
+      const routes = (await run(["ip", "-n", ns, "-4", "route", "show", "default"])).stdout + (await run(["ip", "-n", ns, "-6", "route", "show", "default"])).stdout;
+      expect({ side, routes }).toMatchObject({ side, routes: expect.stringMatching(/default via \S+ dev ea1[^]*default via \S+ dev ea0[^]*nexthop via \S+ dev ea0[^]*nexthop via \S+ dev ea1/) });
+    }
+    await expectSame(twin, "second DEL", { plugin: "bridge", command: "DEL", ...eth1, config: net });
+    await expectSameState(twin, "the second interface gone", [OUR_HOST_VETH_ACCEPT_DAD, await expectKeepAddrOnDown(twin, at.netns, "ea0")]);
+    await expectSame(twin, "first DEL", { plugin: "bridge", command: "DEL", ...eth0, config: net });
+    await expectSameState(twin, "both interfaces gone");
+  }, TIMEOUT_MS);
 });
 
 describe.skipIf(skip !== undefined)("where our attachments differ on purpose", () => {
@@ -200,6 +221,4 @@ describe.skipIf(skip !== undefined)("where our attachments differ on purpose", (
     expect({ reference: refDns, ours: ourDns }).toEqual({ reference: {}, ours: { nameservers: ["198.18.0.53"], domain: "x.test", search: ["a.test", "b.test"], options: ["ndots:2"] } });
     await expectSame(twin, "DEL", { plugin: "bridge", command: "DEL", ...at, config: net });
   }, TIMEOUT_MS);
-
-  test.todo("a second interface's routes are appended as the reference's ECMP routes are (needs an append route operation in @tscni/kernel; we pass over an existing route, H-2)");
 });
