@@ -10,8 +10,7 @@
  * BENCH_BIN=DIR traces another build (a directory with `cni` and its links). The Nth
  * container is traced after N-1 others exist, as in the figures of docs/PERFORMANCE.md.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 
 const BIN = process.env.BENCH_BIN ?? new URL("../dist/bin", import.meta.url).pathname;
@@ -94,24 +93,9 @@ async function outer(): Promise<void> {
     console.error("bench-trace: needs root (it creates throwaway network namespaces)");
     process.exit(1);
   }
-  const { NetnsSet } = await import("./lib/netns.ts");
-  const set = new NetnsSet("trace");
-  const dir = mkdtempSync(join(tmpdir(), "tscni-trace-"));
-  try {
-    const host = await set.add("host");
-    const containers: string[] = [];
-    for (let i = 0; i < WARM + RUNS; i++) containers.push(NetnsSet.path(await set.add(`c${i}`)));
-    const proc = Bun.spawn(["ip", "netns", "exec", host, process.execPath, "run", import.meta.path, PLUGIN, String(RUNS), "--inner"], {
-      env: { ...process.env, BENCH_NETNS: containers.join(","), BENCH_DIR: dir },
-      stdout: "inherit",
-      stderr: "inherit",
-    });
-    const code = await proc.exited;
-    if (code !== 0) process.exitCode = code;
-  } finally {
-    await set.cleanup();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const { runInsideThrowawayHost } = await import("./lib/netns.ts");
+  const code = await runInsideThrowawayHost("trace", WARM + RUNS, [process.execPath, "run", import.meta.path, PLUGIN, String(RUNS), "--inner"]);
+  if (code !== 0) process.exitCode = code;
 }
 
 if (process.argv.includes("--inner")) await inner();

@@ -17,7 +17,7 @@
  * the rusage of a child that Bun spawns (vfork) starts from the spawning process's own
  * high-water mark, so it would report the harness's RSS, not the plugin's.
  */
-import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -181,24 +181,9 @@ async function outer(): Promise<void> {
     const b = Bun.spawnSync([process.execPath, "run", "scripts/build.ts"], { cwd: new URL("..", import.meta.url).pathname, stdout: "inherit", stderr: "inherit" });
     if (b.exitCode !== 0) process.exit(1);
   }
-  const { NetnsSet } = await import("./lib/netns.ts");
-  const set = new NetnsSet("bench");
-  const dir = mkdtempSync(join(tmpdir(), "tscni-bench-"));
-  try {
-    const host = await set.add("host");
-    const containers: string[] = [];
-    for (let i = 0; i < N; i++) containers.push(NetnsSet.path(await set.add(`c${i}`)));
-    const proc = Bun.spawn(["ip", "netns", "exec", host, process.execPath, "run", import.meta.path, "--inner"], {
-      env: { ...process.env, BENCH_NETNS: containers.join(","), BENCH_DIR: dir },
-      stdout: "inherit",
-      stderr: "inherit",
-    });
-    const code = await proc.exited;
-    if (code !== 0) process.exitCode = code;
-  } finally {
-    await set.cleanup();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const { runInsideThrowawayHost } = await import("./lib/netns.ts");
+  const code = await runInsideThrowawayHost("bench", N, [process.execPath, "run", import.meta.path, "--inner"]);
+  if (code !== 0) process.exitCode = code;
   if (process.env.BENCH_IPAM !== "0" && !REFERENCE && existsSync(new URL("./bench-ipam.ts", import.meta.url).pathname)) {
     console.log("\nhost-local allocation (scripts/bench-ipam.ts):");
     Bun.spawnSync([process.execPath, "run", new URL("./bench-ipam.ts", import.meta.url).pathname], { stdout: "inherit", stderr: "inherit" });

@@ -51,3 +51,31 @@ export async function inNetns(name: string, cmd: string[], opts: { env?: Record<
   const out = await p;
   return { code: out.exitCode ?? 1, stdout: out.stdout, stderr: out.stderr };
 }
+
+/**
+ * Makes a throwaway host namespace and `containers` container namespaces, then runs
+ * `argv` inside the host one with `BENCH_NETNS` (the containers' paths, comma-separated)
+ * and `BENCH_DIR` (a scratch directory) in its environment, so that what it spawns runs as
+ * a runtime would run it. Deletes everything afterwards; resolves to argv's exit code.
+ */
+export async function runInsideThrowawayHost(purpose: string, containers: number, argv: string[]): Promise<number> {
+  const { mkdtempSync, rmSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const set = new NetnsSet(purpose);
+  const dir = mkdtempSync(join(tmpdir(), `tscni-${purpose}-`));
+  try {
+    const host = await set.add("host");
+    const paths: string[] = [];
+    for (let i = 0; i < containers; i++) paths.push(NetnsSet.path(await set.add(`c${i}`)));
+    const proc = Bun.spawn(["ip", "netns", "exec", host, ...argv], {
+      env: { ...process.env, BENCH_NETNS: paths.join(","), BENCH_DIR: dir },
+      stdout: "inherit",
+      stderr: "inherit",
+    });
+    return await proc.exited;
+  } finally {
+    await set.cleanup();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
