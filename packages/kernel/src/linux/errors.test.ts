@@ -48,6 +48,13 @@ describe("segmentError", () => {
     expect([e.kind, e.opIndex]).toEqual(["not-found", 5]);
   });
 
+  test("passes over a line that only defines the quoted name (found by the differential test)", () => {
+    const lines = ["link add eth0 type veth peer name br0 netns /var/run/netns/c", "link set dev lo master br0", "route add 0.0.0.0/0 dev lo"];
+    const veth = { ...seg, lines, first: 0 };
+    const e = segmentError(veth, 'Error: argument "br0" is wrong: Device does not exist\n');
+    expect([e.kind, e.opIndex]).toEqual(["not-found", 1]);
+  });
+
   test("leaves the index unknown when nothing points at a line", () => {
     expect(segmentError(seg, "something odd").opIndex).toBeUndefined();
   });

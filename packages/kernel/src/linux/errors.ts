@@ -45,8 +45,15 @@ function failedIndex(seg: Segment, stderr: string): number | undefined {
   const arg = /argument "([^"]*)" is wrong|rather than "([^"]*)"/.exec(stderr);
   const value = arg?.[1] ?? arg?.[2];
   if (value === undefined) return undefined;
-  const i = seg.lines.findIndex((l) => l.split(" ").includes(value));
-  return i < 0 ? undefined : i;
+  // The failing line uses the value; an earlier line that merely defines it (the name of a
+  // link it creates, `peer name X`) ran fine, since ip stops at the first failure.
+  const uses = (l: string): boolean => {
+    const w = l.split(" ");
+    return w.some((x, j) => x === value && w[j - 1] !== "name" && !(j === 2 && w[0] === "link" && w[1] === "add"));
+  };
+  const i = seg.lines.findIndex(uses);
+  const any = i >= 0 ? i : seg.lines.findIndex((l) => l.split(" ").includes(value));
+  return any < 0 ? undefined : any;
 }
 
 /** The KernelError for a segment whose tool exited with an error. */
