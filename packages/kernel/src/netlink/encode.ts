@@ -171,7 +171,11 @@ export function encodeOp(op: Exclude<KernelOp, { op: "sysctl.set" }>, ctx: Encod
     }
     case "bridge-port.set": {
       const m = ifinfo(new MessageBuilder(K.RTM_NEWLINK, REQ), K.AF_UNSPEC, ctx.index(op.name));
-      m.nest(K.IFLA_LINKINFO).str(K.IFLA_INFO_SLAVE_KIND, "bridge").nest(K.IFLA_INFO_SLAVE_DATA);
+      m.nest(K.IFLA_LINKINFO).str(K.IFLA_INFO_SLAVE_KIND, "bridge");
+      // Like iproute2, which nests port data only when options follow `type bridge_slave`:
+      // with no flag to set, the kernel then accepts the message on any link (no-op).
+      if (op.hairpin === undefined && op.isolated === undefined) return m.end();
+      m.nest(K.IFLA_INFO_SLAVE_DATA);
       if (op.hairpin !== undefined) m.u8(K.IFLA_BRPORT_MODE, op.hairpin ? 1 : 0);
       if (op.isolated !== undefined) m.u8(K.IFLA_BRPORT_ISOLATED, op.isolated ? 1 : 0);
       return m.end().end();
