@@ -52,8 +52,8 @@ function failedIndex(seg: Segment, stderr: string): number | undefined {
     return w.some((x, j) => x === value && w[j - 1] !== "name" && !(j === 2 && w[0] === "link" && w[1] === "add"));
   };
   const i = seg.lines.findIndex(uses);
-  const any = i >= 0 ? i : seg.lines.findIndex((l) => l.split(" ").includes(value));
-  return any < 0 ? undefined : any;
+  const found = i >= 0 ? i : seg.lines.findIndex((l) => l.split(" ").includes(value));
+  return found < 0 ? undefined : found;
 }
 
 /** The KernelError for a segment whose tool exited with an error. */
