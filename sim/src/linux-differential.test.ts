@@ -23,7 +23,7 @@ import fc from "fast-check";
 import { HOST, KernelError, type Kernel, type KernelBatch, type KernelOp, type LinkInfo, type Netns } from "@tscni/kernel";
 import { createLinuxKernel } from "@tscni/kernel/linux";
 import { createNetlinkKernel } from "@tscni/kernel/netlink";
-import { canUseRealKernel, createThrowawayNetns, deleteThrowawayNetns } from "@tscni/kernel/testing";
+import { canUseRealKernel, createThrowawayNetns, deleteThrowawayNetns, placeBatch } from "@tscni/kernel/testing";
 import { FakeKernel } from "./fake-kernel.ts";
 
 const root = canUseRealKernel();
@@ -80,12 +80,7 @@ const op: fc.Arbitrary<KernelOp> = fc.oneof(
 
 /** Replaces the placeholder container path with the real one. */
 function place(batch: KernelBatch, ctr: string): KernelOp[] {
-  const r = (n: Netns): Netns => (n === C ? ctr : n);
-  return batch.map((o): KernelOp => {
-    if (o.op === "veth.add") return { ...o, ns: r(o.ns), peer: { ...o.peer, ns: r(o.peer.ns) } };
-    if (o.op === "link.move") return { ...o, ns: r(o.ns), to: r(o.to) };
-    return { ...o, ns: r(o.ns) };
-  });
+  return placeBatch(batch, C, ctr);
 }
 
 const isLinkLocal = (cidr: string): boolean => /^fe[89ab][0-9a-f]:/i.test(cidr) || /^ff/i.test(cidr);

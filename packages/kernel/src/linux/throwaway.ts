@@ -3,6 +3,7 @@
  * and its deletion. Tests address them by path only, so nothing ever touches the machine's
  * own namespace.
  */
+import type { KernelBatch, KernelOp, Netns } from "../ops.ts";
 import { toolPath } from "./runner.ts";
 
 /** A named namespace under /var/run/netns. */
@@ -43,4 +44,17 @@ export async function withThrowawayNetns<T>(count: number, fn: (ns: ThrowawayNet
   } finally {
     for (const ns of made) deleteThrowawayNetns(ns);
   }
+}
+
+/**
+ * The batch with every mention of namespace `from` (a placeholder a test generated
+ * batches with) replaced by `to`: the ops' own namespace, a veth peer's and a move's target.
+ */
+export function placeBatch(batch: KernelBatch, from: Netns, to: Netns): KernelOp[] {
+  const r = (n: Netns): Netns => (n === from ? to : n);
+  return batch.map((o): KernelOp => {
+    if (o.op === "veth.add") return { ...o, ns: r(o.ns), peer: { ...o.peer, ns: r(o.peer.ns) } };
+    if (o.op === "link.move") return { ...o, ns: r(o.ns), to: r(o.to) };
+    return { ...o, ns: r(o.ns) };
+  });
 }

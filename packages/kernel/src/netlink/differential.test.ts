@@ -10,7 +10,7 @@ import fc from "fast-check";
 import { KernelError, type Kernel, type LinkInfo } from "../kernel.ts";
 import { HOST, type KernelBatch, type KernelOp, type Netns } from "../ops.ts";
 import { createLinuxKernel } from "../linux/driver.ts";
-import { canUseRealKernel, createThrowawayNetns, deleteThrowawayNetns } from "../linux/throwaway.ts";
+import { canUseRealKernel, createThrowawayNetns, deleteThrowawayNetns, placeBatch } from "../linux/throwaway.ts";
 import { createNetlinkKernel } from "./driver.ts";
 
 const root = canUseRealKernel();
@@ -63,12 +63,7 @@ const op: fc.Arbitrary<KernelOp> = fc.oneof(
 );
 
 function place(batch: KernelBatch, ctr: string): KernelOp[] {
-  const r = (n: Netns): Netns => (n === C ? ctr : n);
-  return batch.map((o): KernelOp => {
-    if (o.op === "veth.add") return { ...o, ns: r(o.ns), peer: { ...o.peer, ns: r(o.peer.ns) } };
-    if (o.op === "link.move") return { ...o, ns: r(o.ns), to: r(o.to) };
-    return { ...o, ns: r(o.ns) };
-  });
+  return placeBatch(batch, C, ctr);
 }
 
 async function outcome(k: Kernel, batch: KernelBatch, ctr: string, host: string): Promise<string> {
