@@ -25,3 +25,24 @@ export type {
 export { isIptablesOp } from "./ops.ts";
 export { FirewallError } from "./firewall.ts";
 export type { Firewall, FirewallSupport, IptChainState, NftChainState, NftRuleState } from "./firewall.ts";
+export {
+  CHAIN_NAME_LENGTH,
+  formatChainName,
+  formatComment,
+  formatDnatComment,
+  formatHashWithPrefix,
+  goQuote,
+  IPT_COMMENT_MAX,
+  NFT_COMMENT_MAX,
+  nftMasqComment,
+  nftMasqInstanceHash,
+  nftMasqNetworkHash,
+  trimComment,
+} from "./names.ts";
+export { BUILTIN_CHAINS, IPT_TARGETS, isBuiltinChain, jumpTarget, nftJumpTargets } from "./builtins.ts";
+export { formatIptRule, quoteIptToken, splitIptLine } from "./ipt-tokens.ts";
+export { iptTablesOf, renderIptRestore } from "./render-ipt.ts";
+export type { IptReads } from "./render-ipt.ts";
+export { nftComment, nftTablesOf, renderNftScript } from "./render-nft.ts";
+export type { NftReads } from "./render-nft.ts";
+export { renderOpLine, renderTx } from "./render-plan.ts";
