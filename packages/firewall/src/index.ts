@@ -46,3 +46,17 @@ export type { IptReads } from "./render-ipt.ts";
 export { nftComment, nftTablesOf, renderNftScript } from "./render-nft.ts";
 export type { NftReads } from "./render-nft.ts";
 export { renderOpLine, renderTx } from "./render-plan.ts";
+export {
+  chooseMasqBackend,
+  defaultMasqBackend,
+  isMasqBackend,
+  MASQ_BACKENDS,
+  MASQ_TABLE,
+  planMasqSetup,
+  planMasqTeardown,
+  setupMasq,
+  teardownMasq,
+  undoMasq,
+  unknownMasqBackend,
+} from "./masq/index.ts";
+export type { MasqAttachment, MasqBackend } from "./masq/index.ts";
