@@ -96,7 +96,7 @@ export type SupportProbe = () => Promise<{ iptables: boolean; nftables: boolean 
  * The backend the config asks for (`ensureBackend`): iptables unless only nftables
  * works, and no option of the other backend.
  */
-async function chooseBackend(c: v.InferOutput<typeof Schema>, support: SupportProbe): Promise<string> {
+async function chooseBackend(c: v.InferOutput<typeof Schema>, support: SupportProbe, noMappings: boolean): Promise<string> {
   const options: Record<PortmapBackend, string[]> = { iptables: [], nftables: [] };
   if (c.externalSetMarkChain !== undefined && c.externalSetMarkChain !== null) options.iptables.push("externalSetMarkChain");
   const b4 = backendOfConditions(c.conditionsV4);
@@ -104,6 +104,8 @@ async function chooseBackend(c: v.InferOutput<typeof Schema>, support: SupportPr
   const b6 = backendOfConditions(c.conditionsV6);
   if (b6 !== undefined) options[b6].push("conditionsV6");
   let backend = c.backend ?? undefined;
+  // Without mappings and backend options the choice changes nothing: skip the probe (issue 9 item 5).
+  if (backend === undefined && noMappings && options.iptables.length + options.nftables.length === 0) backend = "iptables";
   if (backend === undefined) {
     const s = await support();
     backend = !s.iptables && s.nftables ? "nftables" : "iptables";
@@ -148,9 +150,10 @@ export async function parsePortmapConfig(config: unknown, ifName: string, suppor
   if (markSet && external !== undefined) throw invalidConfig("Cannot specify externalSetMarkChain and markMasqBit");
   const markMasqBit = c.markMasqBit ?? DEFAULT_MARK_BIT;
   if (markMasqBit < 0 || markMasqBit > 31) throw invalidConfig("MasqMarkBit must be between 0 and 31");
-  const backend = await chooseBackend(c, support);
+  const rawMappings = c.runtimeConfig?.portMappings ?? [];
+  const backend = await chooseBackend(c, support, rawMappings.length === 0);
   if (backend !== "iptables" && backend !== "nftables") throw invalidConfig(`unrecognized backend ${JSON.stringify(backend)}`);
-  const portMappings = (c.runtimeConfig?.portMappings ?? []).map((m) => ({
+  const portMappings = rawMappings.map((m) => ({
     hostPort: m?.hostPort ?? 0,
     containerPort: m?.containerPort ?? 0,
     protocol: m?.protocol ?? "",

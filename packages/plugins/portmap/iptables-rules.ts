@@ -4,10 +4,9 @@
  * canonical form `iptables-save -t nat` prints them back, so a read compares with what
  * we planned and rules made by the reference are found by their text.
  */
-import type { IptRule } from "@tscni/firewall";
+import { type IptRule, formatChainName, formatDnatComment } from "@tscni/firewall";
 import { type IPNet, formatAddr, formatPrefix, network, parseIP } from "@tscni/spec/ipnet";
 import type { PortmapConfig, PortMapping } from "./config.ts";
-import { chainNameWithPrefix } from "./names.ts";
 
 /** The shared chains; never renamed, or upgrades need manual work (portmap_iptables.go). */
 export const TOP_DNAT_CHAIN = "CNI-HOSTPORT-DNAT";
@@ -20,9 +19,9 @@ export const MASQ_CHAIN = "CNI-HOSTPORT-MASQ";
 export const TOP_ENTRY_RULE: IptRule = ["-m", "addrtype", "--dst-type", "LOCAL", "-j", TOP_DNAT_CHAIN];
 
 /** The per-container chain `CNI-DN-<hash>`. */
-export const dnatChainName = (net: string, containerID: string): string => chainNameWithPrefix(net, containerID, "DN-");
+export const dnatChainName = (net: string, containerID: string): string => formatChainName(net, containerID, "DN-");
 /** The chain older releases made (`CNI-SN-<hash>`); DEL still removes it. */
-export const oldSnatChainName = (net: string, containerID: string): string => chainNameWithPrefix(net, containerID, "SN-");
+export const oldSnatChainName = (net: string, containerID: string): string => formatChainName(net, containerID, "SN-");
 
 /** `0x2000/0x2000` for bit 13, as Go's `%#x/%#x`. */
 export function markDef(bit: number): string {
@@ -95,11 +94,6 @@ function chunks(ports: readonly number[]): string[] {
   return out;
 }
 
-/** The comment trimmed to iptables' 255 characters (`trimComment`). */
-export function trimComment(s: string): string {
-  return s.length <= 255 ? s : `${s.slice(0, 253)}...`;
-}
-
 /** The per-container chain: its name, its rules, and its entry rules in CNI-HOSTPORT-DNAT. */
 export interface DnatChain {
   name: string;
@@ -121,7 +115,7 @@ function hostDst(m: PortMapping, family: 4 | 6): string | undefined | "skip" {
 export function dnatChain(conf: PortmapConfig, containerID: string, container: IPNet): DnatChain {
   const family = container.ip.family;
   const name = dnatChainName(conf.name, containerID);
-  const comment = trimComment(`dnat name: "${conf.name}" id: "${containerID}"`);
+  const comment = formatDnatComment(conf.name, containerID);
   const conds = splitConditions(family === 6 ? conf.conditionsV6 : conf.conditionsV4);
   const entryRules: IptRule[] = [];
   for (const [proto, ports] of portsByProto(conf.portMappings)) {

@@ -40,8 +40,10 @@ export function planNftAdd(conf: PortmapConfig, containerID: string, container: 
     { op: "nft.rule.add", ...t, chain: HOSTPORTS_ALL, rule: `jump ${HOSTIP_HOSTPORTS}` },
     { op: "nft.rule.add", ...t, chain: HOSTPORTS_ALL, rule: `jump ${HOSTPORTS}` },
   ];
-  for (const [chain, hook] of [["prerouting", "prerouting"], ["output", "output"]] as const) {
-    ops.push({ op: "nft.chain.ensure", ...t, chain, base: { type: "nat", hook, priority: "dstnat" } });
+  // dstnat is -100; nft before 1.0.7 accepts the name only on the prerouting hook, so the
+  // output chain says -100 (the same priority, as the reference's knftables means it).
+  for (const [chain, priority] of [["prerouting", "dstnat"], ["output", -100]] as const) {
+    ops.push({ op: "nft.chain.ensure", ...t, chain, base: { type: "nat", hook: chain, priority } });
     ops.push({ op: "nft.chain.flush", ...t, chain });
     ops.push({ op: "nft.rule.add", ...t, chain, rule: `${conditions === "" ? "" : `${conditions} `}fib daddr type local jump ${HOSTPORTS_ALL}` });
   }
