@@ -40,3 +40,9 @@ export {
   trimComment,
 } from "./names.ts";
 export { BUILTIN_CHAINS, IPT_TARGETS, isBuiltinChain, jumpTarget, nftJumpTargets } from "./builtins.ts";
+export { formatIptRule, quoteIptToken, splitIptLine } from "./ipt-tokens.ts";
+export { iptTablesOf, renderIptRestore } from "./render-ipt.ts";
+export type { IptReads } from "./render-ipt.ts";
+export { nftComment, nftTablesOf, renderNftScript } from "./render-nft.ts";
+export type { NftReads } from "./render-nft.ts";
+export { renderOpLine, renderTx } from "./render-plan.ts";
