@@ -5,7 +5,7 @@
  * both families and succeeds when they are already gone (DEL-3). No GC or STATUS.
  */
 import { HOST } from "@tscni/kernel";
-import type { CmdArgs, PluginDefinition, PluginHandlers } from "@tscni/skel";
+import { pluginMain, type CmdArgs, type PluginDefinition, type PluginHandlers, type PluginIO } from "@tscni/skel";
 import { CniError, VERSIONS, type Result100 } from "@tscni/spec";
 import { formatAddr } from "@tscni/spec/ipnet";
 import { invalidConfig } from "../shared/netconf.ts";
@@ -96,4 +96,10 @@ export function portmapHandlers(ports: PortmapPorts): PluginHandlers {
 /** The portmap plugin: every spec version (`version.All`). */
 export function portmapDefinition(ports: PortmapPorts): PluginDefinition {
   return { name: "portmap", about: "CNI portmap plugin (tscni)", versions: VERSIONS, handlers: portmapHandlers(ports) };
+}
+
+/** The binary's entry for `portmap`: the real kernel, firewall and conntrack. */
+export async function main(io: PluginIO): Promise<number> {
+  const { realPortmapPorts } = await import("./real-ports.ts");
+  return pluginMain(portmapDefinition(await realPortmapPorts(io.env, io.stderr)), io);
 }

@@ -38,6 +38,13 @@ describe("planNftAdd", () => {
     expect(rules(ops, "masquerading")).toEqual(['ip saddr 198.18.0.5 ip daddr 198.18.0.5 masquerade comment "cid"', 'ip saddr 127.0.0.1 ip daddr 198.18.0.5 masquerade comment "cid"']);
   });
 
+  test("drops the container's own earlier rules first, so ADD again leaves one copy", () => {
+    const ops = planNftAdd(conf(), "cid", V4);
+    const del = ops.findIndex((o) => o.op === "nft.rule.delete" && o.chain === "hostports" && o.comment === "cid");
+    expect(del).toBeGreaterThan(-1);
+    expect(del).toBeLessThan(ops.findIndex((o) => o.op === "nft.rule.add" && o.chain === "hostports"));
+  });
+
   test("flushes prerouting, output and hostports_all before rewriting them", () => {
     const ops = planNftAdd(conf(), "cid", V4);
     for (const chain of ["hostports_all", "prerouting", "output"]) {
@@ -59,7 +66,7 @@ describe("planNftAdd", () => {
   test("masqAll masquerades any source in one rule; no snat means no masquerading chain", () => {
     expect(rules(planNftAdd(conf({ masqAll: true }), "cid", V4), "masquerading")).toEqual(['ip saddr 0.0.0.0/0 ip daddr 198.18.0.5 masquerade comment "cid"']);
     const ops = planNftAdd(conf({ snat: false }), "cid", V4);
-    expect(ops.some((o) => "chain" in o && o.chain === "masquerading")).toBe(false);
+    expect(ops.some((o) => (o.op === "nft.chain.ensure" || o.op === "nft.rule.add") && o.chain === "masquerading")).toBe(false);
   });
 
   test("0.0.0.0 as hostIP means any destination", () => {

@@ -48,6 +48,9 @@ export function planNftAdd(conf: PortmapConfig, containerID: string, container: 
     ops.push({ op: "nft.rule.add", ...t, chain, rule: `${conditions === "" ? "" : `${conditions} `}fib daddr type local jump ${HOSTPORTS_ALL}` });
   }
   if (conf.snat) ops.push({ op: "nft.chain.ensure", ...t, chain: MASQUERADING, base: { type: "nat", hook: "postrouting", priority: "srcnat" } });
+  // [DIFF] The reference adds the rules again on a repeated ADD; we first drop this
+  // container's own rules in the same transaction, so ADD again leaves one copy.
+  for (const chain of [HOSTPORTS, MASQUERADING]) ops.push({ op: "nft.rule.delete", ...t, chain, comment: containerID });
   const ip = formatAddr(container.ip);
   const to = family === 6 ? `[${ip}]` : ip;
   for (const m of conf.portMappings) {
