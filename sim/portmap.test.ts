@@ -89,6 +89,18 @@ describe("portmap ADD", () => {
       expect(text).not.toContain('comment \\"c1\\"');
     });
 
+    test(`${backend}: when route_localnet cannot be set, ADD fails and removes the rules it applied`, async () => {
+      const w = new World();
+      w.kernel.failAt((op) => op.op === "sysctl.set");
+      const r = await w.run("ADD", portmapConf(MAPS, { backend }));
+      expect(r.code).toBe(1);
+      expect(r.json().msg).toStartWith("unable to enable route_localnet: ");
+      expect(w.firewall.transactions.length).toBe(2);
+      const text = JSON.stringify(w.firewall.dump());
+      expect(text).not.toContain(DN);
+      expect(text).not.toContain('comment \\"c1\\"');
+    });
+
     test(`${backend}: DEL without mappings succeeds and touches nothing`, async () => {
       const w = new World();
       await w.run("ADD", portmapConf(MAPS, { backend }));
