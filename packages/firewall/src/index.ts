@@ -25,3 +25,18 @@ export type {
 export { isIptablesOp } from "./ops.ts";
 export { FirewallError } from "./firewall.ts";
 export type { Firewall, FirewallSupport, IptChainState, NftChainState, NftRuleState } from "./firewall.ts";
+export {
+  CHAIN_NAME_LENGTH,
+  formatChainName,
+  formatComment,
+  formatDnatComment,
+  formatHashWithPrefix,
+  goQuote,
+  IPT_COMMENT_MAX,
+  NFT_COMMENT_MAX,
+  nftMasqComment,
+  nftMasqInstanceHash,
+  nftMasqNetworkHash,
+  trimComment,
+} from "./names.ts";
+export { BUILTIN_CHAINS, IPT_TARGETS, isBuiltinChain, jumpTarget, nftJumpTargets } from "./builtins.ts";
