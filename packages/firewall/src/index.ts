@@ -40,3 +40,17 @@ export {
   trimComment,
 } from "./names.ts";
 export { BUILTIN_CHAINS, IPT_TARGETS, isBuiltinChain, jumpTarget, nftJumpTargets } from "./builtins.ts";
+export {
+  chooseMasqBackend,
+  defaultMasqBackend,
+  isMasqBackend,
+  MASQ_BACKENDS,
+  MASQ_TABLE,
+  planMasqSetup,
+  planMasqTeardown,
+  setupMasq,
+  teardownMasq,
+  undoMasq,
+  unknownMasqBackend,
+} from "./masq/index.ts";
+export type { MasqAttachment, MasqBackend } from "./masq/index.ts";
