@@ -157,7 +157,6 @@ export function validateForAdd(c: BridgeConfig): void {
   // v1.1.1 (Debian) differs: its message ends with a period; SPEC §8.1 follows upstream main
   if (c.hairpinMode && c.promiscMode) throw invalidConfig("cannot set hairpin mode and promiscuous mode at the same time");
   if (c.ipMasq) throw unsupportedField("ipMasq", true);
-  if (c.macspoofchk) throw unsupportedField("macspoofchk", true);
   // The reference finds a bad MAC only when it creates the veth; we refuse before IPAM runs.
   if (c.mac !== undefined && normalizeMac(c.mac) === undefined) throw invalidConfig(`failed to make veth pair: address ${c.mac}: invalid MAC address`);
 }
