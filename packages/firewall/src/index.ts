@@ -54,3 +54,9 @@ export {
   unknownMasqBackend,
 } from "./masq/index.ts";
 export type { MasqAttachment, MasqBackend } from "./masq/index.ts";
+export { formatIptRule, quoteIptToken, splitIptLine } from "./ipt-tokens.ts";
+export { iptTablesOf, renderIptRestore } from "./render-ipt.ts";
+export type { IptReads } from "./render-ipt.ts";
+export { nftComment, nftTablesOf, renderNftScript } from "./render-nft.ts";
+export type { NftReads } from "./render-nft.ts";
+export { renderOpLine, renderTx } from "./render-plan.ts";

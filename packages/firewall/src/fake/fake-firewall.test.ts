@@ -135,3 +135,13 @@ describe("FakeFirewall support and failures", () => {
     expect(fw.transactions.length).toBe(1);
   });
 });
+
+describe("FakeFirewall limits", () => {
+  test("comments past the tools' limits are refused", async () => {
+    const fw = new FakeFirewall();
+    await expect(fw.apply([append("POSTROUTING", ["-m", "comment", "--comment", "x".repeat(256), "-j", "ACCEPT"])])).rejects.toThrow("longer than 255");
+    await fw.apply([{ op: "nft.table.ensure", family: "ip", table: "t" }, { op: "nft.chain.ensure", family: "ip", table: "t", chain: "c" }]);
+    await expect(fw.apply([{ op: "nft.rule.add", family: "ip", table: "t", chain: "c", rule: "accept", comment: "y".repeat(129) }])).rejects.toThrow("too long");
+    await expect(fw.apply([{ op: "nft.rule.add", family: "ip", table: "t", chain: "c", rule: "accept", comment: 'a"b' }])).rejects.toThrow("double quote");
+  });
+});

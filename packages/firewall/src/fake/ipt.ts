@@ -5,6 +5,7 @@
  */
 import { isBuiltinChain, jumpTarget } from "../builtins.ts";
 import { FirewallError } from "../firewall.ts";
+import { IPT_COMMENT_MAX } from "../names.ts";
 import type { IptablesOp, IptRule } from "../ops.ts";
 import { type FakeIptTable, type FakeState, iptTable } from "./state.ts";
 
@@ -50,6 +51,10 @@ export function applyIptOp(state: FakeState, op: IptablesOp): void {
     case "ipt.rule.insert": {
       const rules = needChain(t, op);
       needTarget(t, op, op.rule);
+      const comment = op.rule[op.rule.indexOf("--comment") + 1];
+      if (op.rule.includes("--comment") && new TextEncoder().encode(comment).length > IPT_COMMENT_MAX) {
+        throw new FirewallError(`iptables: comment in ${where(op)} is longer than ${IPT_COMMENT_MAX} bytes`);
+      }
       if (rules.some((r) => sameRule(r, op.rule))) return;
       if (op.op === "ipt.rule.append") rules.push([...op.rule]);
       else rules.unshift([...op.rule]);

@@ -6,6 +6,7 @@
  */
 import { nftJumpTargets } from "../builtins.ts";
 import { FirewallError } from "../firewall.ts";
+import { NFT_COMMENT_MAX } from "../names.ts";
 import type { NftOp, NftRuleDelete } from "../ops.ts";
 import { type FakeNftChain, type FakeNftTable, type FakeState, nftKey } from "./state.ts";
 
@@ -62,6 +63,9 @@ export function applyNftOp(state: FakeState, op: NftOp): void {
     }
     case "nft.rule.add": {
       const chain = needChain(op, t);
+      // nft's own limits: strings cannot hold a double quote, comments stop at 128 bytes.
+      if (op.comment?.includes('"')) fail(op, "comment contains a double quote");
+      if (op.comment !== undefined && new TextEncoder().encode(op.comment).length > NFT_COMMENT_MAX) fail(op, "comment too long");
       for (const target of nftJumpTargets(op.rule)) {
         if (!t?.chains.has(target)) fail(op, `rule jumps to missing chain "${target}"`);
       }
