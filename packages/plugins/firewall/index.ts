@@ -113,8 +113,8 @@ export function firewallDefinition(ports: FirewallPluginPorts): PluginDefinition
   return { name: "firewall", about: "CNI firewall plugin (tscni)", versions: versionsStartingFrom("0.4.0"), handlers: firewallHandlers(ports) };
 }
 
-/** The binary's entry for `firewall`: the real netfilter backends and busctl. */
+/** The binary's entry for `firewall`: the real netfilter backends (loaded on first use) and busctl. */
 export async function main(io: PluginIO): Promise<number> {
-  const [{ createLinuxFirewall }, { busctlPort }] = await Promise.all([import("@tscni/firewall/linux"), import("./real-dbus.ts")]);
-  return pluginMain(firewallDefinition({ firewall: createLinuxFirewall(), dbus: busctlPort(io.env), warn: (m) => io.stderr(`${m}\n`) }), io);
+  const [{ lazyLinuxFirewall }, { busctlPort }] = await Promise.all([import("../shared/lazy-firewall.ts"), import("./real-dbus.ts")]);
+  return pluginMain(firewallDefinition({ firewall: lazyLinuxFirewall(), dbus: busctlPort(io.env), warn: (m) => io.stderr(`${m}\n`) }), io);
 }
