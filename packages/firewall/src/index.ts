@@ -40,6 +40,12 @@ export {
   trimComment,
 } from "./names.ts";
 export { BUILTIN_CHAINS, IPT_TARGETS, isBuiltinChain, jumpTarget, nftJumpTargets } from "./builtins.ts";
+export { formatIptRule, quoteIptToken, splitIptLine } from "./ipt-tokens.ts";
+export { iptTablesOf, renderIptRestore } from "./render-ipt.ts";
+export type { IptReads } from "./render-ipt.ts";
+export { nftComment, nftTablesOf, renderNftScript } from "./render-nft.ts";
+export type { NftReads } from "./render-nft.ts";
+export { renderOpLine, renderTx } from "./render-plan.ts";
 export {
   chooseMasqBackend,
   defaultMasqBackend,
@@ -54,9 +60,3 @@ export {
   unknownMasqBackend,
 } from "./masq/index.ts";
 export type { MasqAttachment, MasqBackend } from "./masq/index.ts";
-export { formatIptRule, quoteIptToken, splitIptLine } from "./ipt-tokens.ts";
-export { iptTablesOf, renderIptRestore } from "./render-ipt.ts";
-export type { IptReads } from "./render-ipt.ts";
-export { nftComment, nftTablesOf, renderNftScript } from "./render-nft.ts";
-export type { NftReads } from "./render-nft.ts";
-export { renderOpLine, renderTx } from "./render-plan.ts";

@@ -93,12 +93,15 @@ describe("validateForAdd", () => {
     expect(errorOf(() => validateForAdd(parse({ hairpinMode: true, promiscMode: true }))).msg).toBe("cannot set hairpin mode and promiscuous mode at the same time");
   });
 
-  test("refuses ipMasq with code 2 naming the field, and accepts macspoofchk", () => {
-    const masq = errorOf(() => validateForAdd(parse({ ipMasq: true })));
-    expect(masq.code).toBe(2);
-    expect(masq.msg).toContain('"ipMasq"');
-    // macspoofchk is served by nftables now (spoofcheck.ts).
+  test("accepts ipMasq with either backend or none, and macspoofchk (served by nftables, spoofcheck.ts)", () => {
+    for (const b of [undefined, "iptables", "nftables"]) expect(() => validateForAdd(parse({ ipMasq: true, ipMasqBackend: b }))).not.toThrow();
     expect(() => validateForAdd(parse({ macspoofchk: true }))).not.toThrow();
+  });
+
+  test("refuses an unknown ipMasqBackend with code 7 and the reference's message when masquerading (H-3)", () => {
+    const e = errorOf(() => validateForAdd(parse({ ipMasq: true, ipMasqBackend: "" })));
+    expect([e.code, e.msg]).toEqual([7, 'unknown ipmasq backend ""']);
+    expect(() => validateForAdd(parse({ ipMasqBackend: "bogus" }))).not.toThrow();
   });
 
   test("refuses a malformed MAC before anything runs", () => {
