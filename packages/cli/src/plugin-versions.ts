@@ -5,7 +5,7 @@
  * `plugin-versions.test.ts` proves each entry equals what the plugin itself replies.
  */
 // The version module alone: the spec index would pull schemas into start-up.
-import { CURRENT_VERSION, VERSIONS } from "@tscni/spec/version";
+import { CURRENT_VERSION, VERSIONS, versionsStartingFrom } from "@tscni/spec/version";
 
 /** Plugin name to the versions its definition declares. */
 export const PLUGIN_VERSIONS: Readonly<Record<string, readonly string[]>> = {
@@ -14,6 +14,8 @@ export const PLUGIN_VERSIONS: Readonly<Record<string, readonly string[]>> = {
   bridge: VERSIONS,
   ptp: VERSIONS,
   portmap: VERSIONS,
+  // The reference firewall plugin starts at 0.4.0 (firewall.go VersionsStartingFrom).
+  firewall: versionsStartingFrom("0.4.0"),
 };
 
 /** The VERSION reply of a plugin, exactly as the skel prints it (compact JSON, newline). */

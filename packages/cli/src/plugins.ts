@@ -11,5 +11,6 @@ export const PLUGINS: Readonly<Record<string, () => Promise<{ main: (io: Command
   bridge: () => import("@tscni/plugins/bridge"),
   ptp: () => import("@tscni/plugins/ptp"),
   portmap: () => import("@tscni/plugins/portmap"),
+  firewall: () => import("@tscni/plugins/firewall"),
   "cni-shim": () => import("@tscni/server/shim"),
 };

@@ -6,7 +6,7 @@ import * as v from "valibot";
 import { parseCniArgs } from "@tscni/skel";
 import type { DNS } from "@tscni/spec";
 import { masqBackendOf } from "../shared/masq.ts";
-import { commonEntries, dnsOverride, goBool, goObject, goInt, goString, invalidConfig, orUndefined, parseWith, unsupportedField } from "../shared/netconf.ts";
+import { commonEntries, dnsOverride, goBool, goObject, goInt, goString, invalidConfig, orUndefined, parseWith } from "../shared/netconf.ts";
 
 /** The bridge's config after defaults and validation. */
 export interface BridgeConfig {
@@ -162,7 +162,6 @@ export function validateForAdd(c: BridgeConfig): void {
   if (c.hairpinMode && c.promiscMode) throw invalidConfig("cannot set hairpin mode and promiscuous mode at the same time");
   // An unknown backend fails before anything is touched (H-3).
   if (c.ipMasq) masqBackendOf(c);
-  if (c.macspoofchk) throw unsupportedField("macspoofchk", true);
   // The reference finds a bad MAC only when it creates the veth; we refuse before IPAM runs.
   if (c.mac !== undefined && normalizeMac(c.mac) === undefined) throw invalidConfig(`failed to make veth pair: address ${c.mac}: invalid MAC address`);
 }

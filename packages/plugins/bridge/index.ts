@@ -20,6 +20,7 @@ import { parseBridgeConfig, validateForAdd, type BridgeConfig } from "./config.t
 import { planBridgeAdd, type BridgeAddPlan, type BridgeView } from "./plan.ts";
 import { readCheckView } from "../shared/check-view.ts";
 import { readBridgeView } from "./view.ts";
+import { setupSpoofCheck, spoofCheckId, teardownSpoofCheck } from "./spoofcheck.ts";
 
 /**
  * How long the host end may take to come up: the reference polls after 0, 50, 500, 1000
@@ -61,6 +62,7 @@ async function add(ports: PluginPorts, a: CmdArgs): Promise<Result100> {
     if (conf.enabledad && (result.ips ?? []).some((ip) => ip.address.includes(":"))) await settleAddresses(ports.kernel, a.netns, a.ifName, ports.sleep);
     // The host end just read is current: its MAC comes from that read, not from a new one.
     await fillMacs(ports.kernel, result.interfaces ?? [], port === undefined ? [] : [port]);
+    if (conf.macspoofchk) await setupSpoofCheck(ports.firewall, applied.hostVeth, result.interfaces?.find((i) => i.sandbox === a.netns)?.mac ?? "", spoofCheckId(a.containerID, a.ifName));
     // A result the config's version cannot express (an L2 result at 0.1.0/0.2.0 has no IP)
     // fails here, inside the rollback, not later in the framework after the kernel changed.
     convertResult(result, conf.cniVersion);
@@ -71,6 +73,8 @@ async function add(ports: PluginPorts, a: CmdArgs): Promise<Result100> {
     if (applied !== undefined) for (const f of await rollback(ports.kernel, undoOf(applied.plan.steps))) ports.warn(`rollback: ${f}`);
     // Release the address IPAM gave us (ADD-6).
     await ipam?.del().catch((e: unknown) => ports.warn(`IPAM DEL after a failed ADD: ${e instanceof Error ? e.message : String(e)}`));
+    // A failed ADD leaves no spoof-check chain either (ADD-6; §8.1 macspoofchk).
+    if (conf.macspoofchk) await teardownSpoofCheck(ports.firewall, spoofCheckId(a.containerID, a.ifName)).then((f) => f !== undefined && ports.warn(f));
     throw err;
   }
 }
@@ -116,6 +120,8 @@ async function del(ports: PluginPorts, a: CmdArgs): Promise<void> {
   // The addresses the link has before it goes, for the masquerade teardown (§8.1 DEL step 4).
   const masqIps = layer3 && conf.ipMasq && a.netns !== "" ? await linkMasqNets(ports.kernel, a.netns, a.ifName) : [];
   if (a.netns !== "") await deleteContainerLink(ports.kernel, a.netns, a.ifName);
+  // The spoof-check chains go whatever else failed; their errors are only logged (§8.1 DEL step 4).
+  if (conf.macspoofchk) await teardownSpoofCheck(ports.firewall, spoofCheckId(a.containerID, a.ifName)).then((f) => f !== undefined && ports.warn(f));
   // IPAM is released even when the namespace is gone (DEL-2); its errors propagate (DEL-6).
   if (layer3) await ports.ipam(conf.ipamType, a).del();
   // Unlike the reference, also without a netns or a link: the chain and the nft rules are
