@@ -6,7 +6,7 @@ import type { Exec } from "@tscni/invoke";
 import type { Result, VersionInfo } from "@tscni/spec";
 import type { NetworkConfigList } from "@tscni/config";
 import { addNetworkList } from "./add.ts";
-import { cachedAttachments } from "./attachments.ts";
+import { type UnreadableRecord, cachedAttachments, unreadableRecords } from "./attachments.ts";
 import { DEFAULT_CACHE_DIR, cacheFileName, decodeCachedConfig } from "./cache.ts";
 import { DiskCache } from "./cache-disk.ts";
 import { checkNetworkList } from "./check.ts";
@@ -97,6 +97,11 @@ export class CniRuntime {
   /** The cached attachments, of one container when `containerID` is given (§7.9). */
   getCachedAttachments(containerID = ""): Promise<NetworkAttachment[]> {
     return cachedAttachments(this.#ctx.cache, containerID);
+  }
+
+  /** The cache files that name an attachment but cannot be decoded (their attachment is unknown). */
+  getUnreadableCacheRecords(): Promise<UnreadableRecord[]> {
+    return unreadableRecords(this.#ctx.cache);
   }
 
   /** The cached ADD result in the list's version, or undefined when none is cached (CACHE-5). */
