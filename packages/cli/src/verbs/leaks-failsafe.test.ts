@@ -11,6 +11,7 @@ import { CniRuntime } from "@tscni/runtime";
 import { makeSandbox } from "@tscni/runtime/testing";
 import type { Sandbox } from "@tscni/runtime/testing";
 import type { CommandIO } from "../io.ts";
+import { verb as gcVerb } from "./gc.ts";
 import { verb } from "./leaks.ts";
 
 const HOST_LOCAL = resolve(import.meta.dir, "../../../plugins/host-local/index.ts");
@@ -50,7 +51,7 @@ for (const version of ["1.1.0", "1.0.0", "0.3.1"]) {
       };
       return (result.ips?.[0]?.address ?? result.ip4?.ip ?? "").split("/")[0] ?? "";
     };
-    const run = (argv: string[]): Promise<number> => {
+    const run = (argv: string[], v = verb): Promise<number> => {
       out = "";
       const io: CommandIO = {
         argv,
@@ -59,7 +60,7 @@ for (const version of ["1.1.0", "1.0.0", "0.3.1"]) {
         stdout: (t) => void (out += t),
         stderr: (t) => void (out += t),
       };
-      return verb.run(io);
+      return v.run(io);
     };
 
     test("never releases the address of a live pod whose cache record is truncated, repairs the rest, and exits 1 naming the file", async () => {
@@ -102,6 +103,21 @@ for (const version of ["1.1.0", "1.0.0", "0.3.1"]) {
       writeFileSync(reservation("198.18.0.77"), "c-gone\r\neth0");
       expect(await run(["--repair"])).toBe(0);
       expect(readdirSync(join(dataDir, "net1")).filter((n) => n.startsWith("198.18.")).length).toBe(1);
+    });
+
+    test("cni gc releases every reservation but those of an unreadable record, and exits 1 while that record stays", async () => {
+      const ip = await attach("c-live");
+      await attach("c-other");
+      writeFileSync(reservation("198.18.0.77"), "c-gone\r\neth0");
+      expect(await run(["net1", "/nonexistent"], gcVerb)).toBe(0);
+      expect(readdirSync(join(dataDir, "net1")).filter((n) => n.startsWith("198.18.")).length).toBe(0);
+      const kept = await attach("c-kept");
+      const record = join(sb.cacheDir, "results", "net1-c-kept-eth0");
+      writeFileSync(record, "");
+      expect(await run(["net1", "/nonexistent"], gcVerb)).toBe(1);
+      expect(out).toContain("unknown attachment");
+      expect(existsSync(reservation(kept))).toBe(true);
+      expect(ip).not.toBe("");
     });
   });
 }

@@ -10,8 +10,9 @@ import { repairDiskStore } from "@tscni/ipam/repair";
 import type { CniRuntime } from "@tscni/runtime";
 import { CniError } from "@tscni/spec";
 import type { Verb } from "../io.ts";
-import { type Leak, type NetworkState, findLeaks } from "../leaks/find.ts";
-import { hostLocalDataDirs, networkState, networksIn } from "../leaks/gather.ts";
+import type { Leak } from "../leaks/find.ts";
+import { networkStates, scanLeaks as scan, unknownOwners } from "../leaks/scan.ts";
+import { hostLocalDataDirs, networksIn } from "../leaks/gather.ts";
 import { leakSummary, leakTable } from "../leaks/report.ts";
 import { DEFAULT_NET_DIR, UsageError, runVerb, runtimeFor } from "./_cnitool.ts";
 
@@ -65,16 +66,6 @@ function splitArgs(argv: readonly string[]): LeakArgs {
   return { ...(net !== undefined ? { net } : {}), json, repair, rest };
 }
 
-async function states(lists: readonly NetworkConfigList[], runtime: CniRuntime): Promise<NetworkState[]> {
-  const cached = await runtime.getCachedAttachments();
-  const unreadable = await runtime.getUnreadableCacheRecords();
-  return lists.map((l) => networkState(l, runtime.cacheDir, cached, unreadable));
-}
-
-async function scan(lists: readonly NetworkConfigList[], runtime: CniRuntime): Promise<Leak[]> {
-  return (await states(lists, runtime)).flatMap((s) => findLeaks(s, existsSync));
-}
-
 /**
  * The fail-safe repair of every network with something to repair (issue 16 items 1, 2):
  * host-local stores first, at every cniVersion, under their lock (repairDiskStore: an
@@ -85,13 +76,13 @@ async function scan(lists: readonly NetworkConfigList[], runtime: CniRuntime): P
  */
 async function repair(lists: readonly NetworkConfigList[], leaks: readonly Leak[], runtime: CniRuntime): Promise<string[]> {
   const errors: string[] = [];
-  const all = await states(lists, runtime);
+  const all = await networkStates(lists, runtime);
   for (const list of lists) {
     if (!leaks.some((l) => l.network === list.name && l.kind !== "missing reservation" && l.kind !== "unknown attachment")) continue;
     const state = all.find((s) => s.name === list.name);
     if (state === undefined) continue;
     const live = state.attachments.filter((a) => a.netns !== "" && existsSync(a.netns));
-    const unknown = state.unknown.flatMap((u) => u.candidates.map((c) => ({ containerID: c.containerID, ifname: c.ifName })));
+    const unknown = unknownOwners(state);
     try {
       for (const dataDir of hostLocalDataDirs(list)) {
         const report = await repairDiskStore(dataDir, list.name, { live, unknown });
