@@ -11,7 +11,7 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   spec: [],
   config: ["spec"],
   invoke: ["spec"],
-  runtime: ["spec", "config", "invoke"],
+  runtime: ["spec", "config", "invoke", "ipam"],
   skel: ["spec"],
   kernel: ["spec"],
   firewall: ["spec", "kernel"],

@@ -18,6 +18,7 @@ import { join } from "node:path";
 import type { Attachment } from "@tscni/spec";
 import { lockExclusive, unlockFd } from "./flock.ts";
 import { type IP, formatIP, ipEqual, parseIP } from "@tscni/spec/ipnet";
+import { isDamagedCopyOf } from "./damage.ts";
 import { AttachmentIndex } from "./store-disk-index.ts";
 import {
   type GcReport,
@@ -107,6 +108,7 @@ export class DiskStore implements Store {
   }
 
   async releaseByID(id: string, ifname: string): Promise<void> {
+    this.releaseDamaged(id, ifname);
     if (this.index.isFresh(this.dir)) {
       // Nothing but us changed the store since the index was complete, so it lists every
       // reservation of (id, ifname) and there are no legacy ones: release those and drop
@@ -174,6 +176,24 @@ export class DiskStore implements Store {
     }
     this.rebuildIndex([...kept.values()], !legacyKept);
     return { released, errors };
+  }
+
+  /**
+   * Releases the reservations our index lists for (id, ifname) whose file is a damaged copy
+   * of its holder (empty, garbage, truncated): the index names the owner the content lost,
+   * so DEL can still free them (issue 16 item 2). A sound file of another holder is never touched.
+   */
+  private releaseDamaged(id: string, ifname: string): void {
+    for (const ip of this.index.read(id, ifname)) {
+      const path = join(this.dir, formatIP(ip));
+      let content: string;
+      try {
+        content = readFileSync(path, "utf8");
+      } catch {
+        continue; // already released
+      }
+      if (isDamagedCopyOf(content, id, ifname)) unlinkQuietly(path);
+    }
   }
 
   /** Files named by an IP's text form: the reservations (lock, bookkeeping and our index never parse). */

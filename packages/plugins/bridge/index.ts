@@ -184,5 +184,6 @@ export function bridgeDefinition(ports: PluginPorts): PluginDefinition {
 /** The binary's entry for `bridge`: the real kernel and IPAM. */
 export async function main(io: PluginIO): Promise<number> {
   const { realPorts } = await import("../shared/real-ports.ts");
-  return pluginMain(bridgeDefinition(realPorts(io.env, io.stderr)), io);
+  const { serialisedDefinition } = await import("../shared/serialise.ts");
+  return pluginMain(serialisedDefinition(bridgeDefinition(realPorts(io.env, io.stderr))), io);
 }

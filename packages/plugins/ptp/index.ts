@@ -122,5 +122,6 @@ export function ptpDefinition(ports: PluginPorts): PluginDefinition {
 /** The binary's entry for `ptp`: the real kernel and IPAM. */
 export async function main(io: PluginIO): Promise<number> {
   const { realPorts } = await import("../shared/real-ports.ts");
-  return pluginMain(ptpDefinition(realPorts(io.env, io.stderr)), io);
+  const { serialisedDefinition } = await import("../shared/serialise.ts");
+  return pluginMain(serialisedDefinition(ptpDefinition(realPorts(io.env, io.stderr))), io);
 }

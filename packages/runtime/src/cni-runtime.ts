@@ -6,7 +6,7 @@ import type { Exec } from "@tscni/invoke";
 import type { Result, VersionInfo } from "@tscni/spec";
 import type { NetworkConfigList } from "@tscni/config";
 import { addNetworkList } from "./add.ts";
-import { cachedAttachments } from "./attachments.ts";
+import { type UnreadableRecord, cachedAttachments, unreadableRecords } from "./attachments.ts";
 import { DEFAULT_CACHE_DIR, cacheFileName, decodeCachedConfig } from "./cache.ts";
 import { DiskCache } from "./cache-disk.ts";
 import { checkNetworkList } from "./check.ts";
@@ -15,6 +15,7 @@ import type { RuntimeContext } from "./context.ts";
 import { delNetworkList } from "./del.ts";
 import { gcNetworkList } from "./gc.ts";
 import type { GCArgs, NetworkAttachment, RuntimeConf } from "./runtime-conf.ts";
+import { serialised } from "./serialise.ts";
 import { statusNetworkList } from "./status.ts";
 import { validateNetworkList } from "./validate.ts";
 
@@ -57,19 +58,19 @@ export class CniRuntime {
     return this.#ctx.cache.cacheDir;
   }
 
-  /** ADD: plugins in order with prevResult threading; caches the final result (AL-1). */
+  /** ADD: plugins in order with prevResult threading; caches the final result (AL-1). Same-attachment calls never overlap (LC-2). */
   addNetworkList(list: NetworkConfigList, rt: RuntimeConf): Promise<Result> {
-    return addNetworkList(this.#ctx, list, rt);
+    return serialised(this.#ctx, list.name, rt, () => addNetworkList(this.#ctx, list, rt));
   }
 
   /** CHECK: plugins in order with the cached result (AL-2). */
   checkNetworkList(list: NetworkConfigList, rt: RuntimeConf): Promise<void> {
-    return checkNetworkList(this.#ctx, list, rt);
+    return serialised(this.#ctx, list.name, rt, () => checkNetworkList(this.#ctx, list, rt));
   }
 
   /** DEL: plugins in reverse order with the cached result (AL-3). */
   delNetworkList(list: NetworkConfigList, rt: RuntimeConf): Promise<void> {
-    return delNetworkList(this.#ctx, list, rt);
+    return serialised(this.#ctx, list.name, rt, () => delNetworkList(this.#ctx, list, rt));
   }
 
   /** GC: DEL stale cached attachments, then GC on each plugin (§7.7). */
@@ -96,6 +97,11 @@ export class CniRuntime {
   /** The cached attachments, of one container when `containerID` is given (§7.9). */
   getCachedAttachments(containerID = ""): Promise<NetworkAttachment[]> {
     return cachedAttachments(this.#ctx.cache, containerID);
+  }
+
+  /** The cache files that name an attachment but cannot be decoded (their attachment is unknown). */
+  getUnreadableCacheRecords(): Promise<UnreadableRecord[]> {
+    return unreadableRecords(this.#ctx.cache);
   }
 
   /** The cached ADD result in the list's version, or undefined when none is cached (CACHE-5). */

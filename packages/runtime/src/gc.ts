@@ -11,6 +11,7 @@ import { cniArgs, invokeOptions } from "./context.ts";
 import type { RuntimeContext } from "./context.ts";
 import { delNetworkList } from "./del.ts";
 import { buildGCRequest } from "./request.ts";
+import { serialised } from "./serialise.ts";
 import type { GCArgs, NetworkAttachment } from "./runtime-conf.ts";
 
 const key = (containerID: string, ifName: string): string => JSON.stringify([containerID, ifName]);
@@ -47,7 +48,7 @@ export async function gcNetworkList(ctx: RuntimeContext, list: NetworkConfigList
       ...(a.capabilityArgs !== undefined ? { capabilityArgs: a.capabilityArgs } : {}),
     };
     try {
-      await delNetworkList(ctx, list, rt);
+      await serialised(ctx, list.name, rt, () => delNetworkList(ctx, list, rt));
     } catch (err) {
       collect(`failed to delete stale attachment ${a.containerID} ${a.ifName}`, err);
     }

@@ -13,3 +13,4 @@ export { POD_INTERFACE, podArgs, podRuntimeConf, portMappingsCapability } from "
 export type { PodPortMapping, PodRef, PortMappingArg } from "./manager/pod-conf.ts";
 export { pluginPaths, scanDefaultNetwork } from "./manager/scan.ts";
 export type { DefaultNetworkScan, PodNetwork, ScanOptions } from "./manager/scan.ts";
+export type { UnreadableRecord } from "./attachments.ts";

@@ -8,10 +8,11 @@ import { join } from "node:path";
 import { defaultNetworkCandidates, loadNetwork, readConfDir, readDropInDir } from "@tscni/config";
 import type { NetworkConfigList } from "@tscni/config";
 import { DEFAULT_DATA_DIR, parseHolder } from "@tscni/ipam";
+import { escapeForReport, isSoundHolder } from "@tscni/ipam/damage";
 import { cacheFileName, decodeCachedResult } from "@tscni/runtime";
-import type { NetworkAttachment } from "@tscni/runtime";
+import type { NetworkAttachment, UnreadableRecord } from "@tscni/runtime";
 import { formatIP, parseIP } from "@tscni/spec/ipnet";
-import type { CachedAttachment, HostLocalReservation, NetworkState } from "./find.ts";
+import type { CachedAttachment, HostLocalReservation, NetworkState, UnknownAttachment } from "./find.ts";
 
 /** The networks of `dir` in the order kubelet considers their files (each name once, as `loadNetwork` picks it), and the warnings of files that do not parse. */
 export async function networksIn(dir: string): Promise<{ lists: NetworkConfigList[]; warnings: string[] }> {
@@ -57,6 +58,10 @@ export function readReservations(dataDir: string, network: string): HostLocalRes
     } catch {
       continue; // released while we looked
     }
+    if (!isSoundHolder(content)) {
+      out.push({ ip: formatIP(ip), id: "", dir, damaged: true, content: escapeForReport(content) });
+      continue;
+    }
     const holder = parseHolder(content);
     out.push({ ip: formatIP(ip), id: holder.id, ...(holder.ifname !== undefined ? { ifname: holder.ifname } : {}), dir });
   }
@@ -75,8 +80,26 @@ export function cachedAddresses(cacheDir: string, a: NetworkAttachment): string[
   }
 }
 
-/** What the cache and host-local's stores hold for `list`, given all cached attachments. */
-export function networkState(list: NetworkConfigList, cacheDir: string, cached: readonly NetworkAttachment[]): NetworkState {
+/** Every (containerID, ifName) a cache file name `<net>-<cid>-<if>` of `network` may stand for (CACHE-8: names are ambiguous). */
+export function candidatesOf(network: string, fileName: string): { containerID: string; ifName: string }[] {
+  if (!fileName.startsWith(`${network}-`)) return [];
+  const rest = fileName.slice(network.length + 1);
+  const out: { containerID: string; ifName: string }[] = [];
+  for (let i = rest.indexOf("-"); i > 0 && i < rest.length - 1; i = rest.indexOf("-", i + 1)) {
+    out.push({ containerID: rest.slice(0, i), ifName: rest.slice(i + 1) });
+  }
+  return out;
+}
+
+/** The unreadable cache records that may belong to `network`. */
+export function unknownAttachments(network: string, cacheDir: string, records: readonly UnreadableRecord[]): UnknownAttachment[] {
+  return records
+    .map((r) => ({ file: join(cacheDir, "results", escapeForReport(r.name, 200)), reason: r.reason, candidates: candidatesOf(network, r.name) }))
+    .filter((u) => u.candidates.length > 0);
+}
+
+/** What the cache and host-local's stores hold for `list`, given all cached attachments and the unreadable records. */
+export function networkState(list: NetworkConfigList, cacheDir: string, cached: readonly NetworkAttachment[], unreadable: readonly UnreadableRecord[] = []): NetworkState {
   const dataDirs = hostLocalDataDirs(list);
   const attachments: CachedAttachment[] = cached
     .filter((a) => a.network === list.name)
@@ -86,5 +109,6 @@ export function networkState(list: NetworkConfigList, cacheDir: string, cached: 
     usesHostLocal: dataDirs.length > 0,
     attachments,
     reservations: dataDirs.flatMap((d) => readReservations(d, list.name)),
+    unknown: unknownAttachments(list.name, cacheDir, unreadable),
   };
 }

@@ -3,7 +3,7 @@
  */
 import type { Leak, LeakKind } from "./find.ts";
 
-const KINDS: readonly LeakKind[] = ["stale attachment", "leaked address", "missing reservation"];
+const KINDS: readonly LeakKind[] = ["stale attachment", "leaked address", "missing reservation", "unknown attachment", "damaged reservation"];
 
 /** The findings as an aligned table (network, kind, container, ifname, address or netns, why). */
 export function leakTable(leaks: readonly Leak[]): string {

@@ -6,11 +6,13 @@
 import { existsSync } from "node:fs";
 import { loadNetwork } from "@tscni/config";
 import type { NetworkConfigList } from "@tscni/config";
+import { repairDiskStore } from "@tscni/ipam/repair";
 import type { CniRuntime } from "@tscni/runtime";
 import { CniError } from "@tscni/spec";
 import type { Verb } from "../io.ts";
-import { type Leak, findLeaks } from "../leaks/find.ts";
-import { networkState, networksIn } from "../leaks/gather.ts";
+import type { Leak } from "../leaks/find.ts";
+import { networkStates, scanLeaks as scan, unknownOwners } from "../leaks/scan.ts";
+import { hostLocalDataDirs, networksIn } from "../leaks/gather.ts";
 import { leakSummary, leakTable } from "../leaks/report.ts";
 import { DEFAULT_NET_DIR, UsageError, runVerb, runtimeFor } from "./_cnitool.ts";
 
@@ -20,14 +22,21 @@ Checks every network of the config dir (or only --net) for:
   stale attachment     a cached attachment whose netns no longer exists (DEL never ran)
   leaked address       a host-local reservation no cached attachment holds
   missing reservation  a cached host-local address with no reservation of its attachment
+  unknown attachment   a cache record that cannot be read: its pod may be alive, so the
+                       addresses it may hold are never released (fix or remove the file)
+  damaged reservation  a host-local reservation file whose content is no holder (empty,
+                       garbage); its content is shown escaped
 
 --json    print {"networks", "leaks"} (with --repair also "before" and "errors")
---repair  run GC on each network with stale attachments or leaked addresses, keeping the
-          attachments whose netns still exists: DEL for the stale ones, then GC to plugins
-          at cniVersion 1.1.0+ (host-local releases the leaked addresses); then report again.
-          Missing reservations are reported, never repaired.
+--repair  fail-safe repair, at every cniVersion: under each host-local store's lock, a
+          damaged reservation a live attachment's cached result lists is rewritten, and
+          an address is released only when no live attachment and no unreadable cache
+          record may hold it; then GC (DEL of the stale attachments, GC to plugins at
+          1.1.0+) with those attachments as the valid set; then report again, listing
+          what stays and why. Missing reservations and unknown attachments are never repaired.
 
-Exit status 0 when nothing leaked, 1 when something did (after --repair: still leaks).
+Exit status 0 when nothing leaked, 1 when something did (after --repair: while anything
+found stays unrepaired).
 
 environment: NETCONFPATH (default ${DEFAULT_NET_DIR}), CNI_PATH, CNI_CACHE_DIR
 `;
@@ -57,21 +66,29 @@ function splitArgs(argv: readonly string[]): LeakArgs {
   return { ...(net !== undefined ? { net } : {}), json, repair, rest };
 }
 
-async function scan(lists: readonly NetworkConfigList[], runtime: CniRuntime): Promise<Leak[]> {
-  const cached = await runtime.getCachedAttachments();
-  return lists.flatMap((l) => findLeaks(networkState(l, runtime.cacheDir, cached), existsSync));
-}
-
-/** GC of every network with something GC can fix; returns the error messages. */
+/**
+ * The fail-safe repair of every network with something to repair (issue 16 items 1, 2):
+ * host-local stores first, at every cniVersion, under their lock (repairDiskStore: an
+ * address is released only when no live attachment and no unreadable cache record may
+ * hold it); then the runtime's GC (§7.7) DELs the stale attachments and, at 1.1.0+, sends
+ * GC to the plugins with the live attachments and every possible owner of an unreadable
+ * record as the valid set. Returns the error messages.
+ */
 async function repair(lists: readonly NetworkConfigList[], leaks: readonly Leak[], runtime: CniRuntime): Promise<string[]> {
   const errors: string[] = [];
-  const cached = await runtime.getCachedAttachments();
+  const all = await networkStates(lists, runtime);
   for (const list of lists) {
-    if (!leaks.some((l) => l.network === list.name && l.kind !== "missing reservation")) continue;
-    const validAttachments = cached
-      .filter((a) => a.network === list.name && a.netns !== "" && existsSync(a.netns))
-      .map((a) => ({ containerID: a.containerID, ifname: a.ifName }));
+    if (!leaks.some((l) => l.network === list.name && l.kind !== "missing reservation" && l.kind !== "unknown attachment")) continue;
+    const state = all.find((s) => s.name === list.name);
+    if (state === undefined) continue;
+    const live = state.attachments.filter((a) => a.netns !== "" && existsSync(a.netns));
+    const unknown = unknownOwners(state);
     try {
+      for (const dataDir of hostLocalDataDirs(list)) {
+        const report = await repairDiskStore(dataDir, list.name, { live, unknown });
+        errors.push(...report.errors.map((e) => `${list.name}: ${e}`));
+      }
+      const validAttachments = [...live.map((a) => ({ containerID: a.containerID, ifname: a.ifName })), ...unknown];
       await runtime.gcNetworkList(list, { validAttachments });
     } catch (err) {
       errors.push(`${list.name}: ${CniError.from(err).msg}`);
@@ -114,7 +131,8 @@ export const verb: Verb = {
       if (args.json) {
         io.stdout(`${JSON.stringify({ networks, ...(args.repair ? { before, errors } : {}), leaks }, null, 2)}\n`);
       } else {
-        io.stdout(`${leaks.length > 0 ? leakTable(leaks) : ""}${leakSummary(leaks, networks.length)}`);
+        const left = args.repair && before.length > 0 && leaks.length > 0 ? "not repaired (see WHY):\n" : "";
+        io.stdout(`${left}${leaks.length > 0 ? leakTable(leaks) : ""}${leakSummary(leaks, networks.length)}`);
       }
       code = leaks.length > 0 || errors.length > 0 ? 1 : 0;
     });
