@@ -13,3 +13,5 @@ export { POD_INTERFACE, podArgs, podRuntimeConf, portMappingsCapability } from "
 export type { PodPortMapping, PodRef, PortMappingArg } from "./manager/pod-conf.ts";
 export { pluginPaths, scanDefaultNetwork } from "./manager/scan.ts";
 export type { DefaultNetworkScan, PodNetwork, ScanOptions } from "./manager/scan.ts";
+export { InProcessExec } from "./in-process-exec.ts";
+export type { InProcessExecOptions, InProcessIO, InProcessPlugins, InProcessRunner } from "./in-process-exec.ts";

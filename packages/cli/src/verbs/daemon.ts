@@ -54,12 +54,19 @@ export function parseDaemonArgs(argv: readonly string[]): DaemonArgs | string {
 
 /** Runs the daemon until `stop` settles; returns the exit status. */
 export async function serveDaemon(args: DaemonArgs, io: CommandIO, stop: Promise<unknown>): Promise<number> {
-  const [{ PodNetworkManager }, { DEFAULT_SOCKET_PATH, startDaemon }] = await Promise.all([import("@tscni/runtime"), import("@tscni/server")]);
+  const [{ PodNetworkManager }, { DEFAULT_SOCKET_PATH, startDaemon }, { withInProcessPlugins }, { defaultExec }] = await Promise.all([
+    import("@tscni/runtime"),
+    import("@tscni/server"),
+    import("../in-process.ts"),
+    import("@tscni/invoke"),
+  ]);
   const log = (line: string): void => io.stderr(`cni daemon: ${line}\n`);
   const manager = new PodNetworkManager({
     ...(args.confDir !== undefined ? { confDir: args.confDir } : {}),
     ...(args.binDirs.length > 0 ? { binDirs: args.binDirs } : {}),
     ...(args.cacheDir !== undefined ? { cacheDir: args.cacheDir } : {}),
+    // The whole chain runs in process when its plugins are ours (issue 11 item 2).
+    exec: withInProcessPlugins(defaultExec(), io.env),
     warn: (w) => log(`warning: ${w}`),
   });
   const socketPath = args.socket ?? (io.env.TSCNI_SOCKET !== undefined && io.env.TSCNI_SOCKET !== "" ? io.env.TSCNI_SOCKET : DEFAULT_SOCKET_PATH);
