@@ -14,3 +14,5 @@ export type { PodPortMapping, PodRef, PortMappingArg } from "./manager/pod-conf.
 export { pluginPaths, scanDefaultNetwork } from "./manager/scan.ts";
 export type { DefaultNetworkScan, PodNetwork, ScanOptions } from "./manager/scan.ts";
 export type { UnreadableRecord } from "./attachments.ts";
+export { InProcessExec } from "./in-process-exec.ts";
+export type { InProcessExecOptions, InProcessIO, InProcessPlugins, InProcessRunner } from "./in-process-exec.ts";

@@ -9,6 +9,12 @@ import type { PodNetworkManager } from "@tscni/runtime";
 import { CniError, ErrorCode } from "@tscni/spec";
 import { CommandGate } from "./gate.ts";
 import { handleHttp } from "./http.ts";
+import { listenBounded } from "./http-server.ts";
+import { KeyedQueue } from "./keyed-queue.ts";
+import { Limiter } from "./limiter.ts";
+import { daemonLimits, type DaemonLimits } from "./limits.ts";
+import { logLine } from "./log.ts";
+import { DaemonMetrics } from "./metrics.ts";
 
 /** kubelet re-reads its config dir every five seconds. */
 export const DEFAULT_SYNC_INTERVAL_MS = 5_000;
@@ -19,14 +25,21 @@ export interface DaemonOptions {
   readonly manager: PodNetworkManager;
   /** How often the config dir is re-read; default 5 s, 0 for never (STATUS always re-reads). */
   readonly syncIntervalMs?: number;
-  /** One line per request and per config warning. */
+  /** One structured (JSON) line per request and per config warning. */
   readonly log?: (line: string) => void;
+  /** The bounds; each defaults to {@link DEFAULT_LIMITS}. */
+  readonly limits?: Partial<DaemonLimits>;
 }
 
 /** A running daemon. */
 export interface CniDaemon {
   readonly socketPath: string;
-  /** Stops serving and removes the socket file. */
+  /** The live counters behind `/metrics`. */
+  readonly metrics: DaemonMetrics;
+  /**
+   * Drains and stops: new calls are refused with code 11 while the calls in flight finish
+   * (at most `drainTimeoutMs`), then the socket closes and its file is removed.
+   */
   stop(): Promise<void>;
 }
 
@@ -55,32 +68,50 @@ function prepareSocketPath(socketPath: string): void {
  */
 export async function startDaemon(options: DaemonOptions): Promise<CniDaemon> {
   const { socketPath, manager, log } = options;
+  const limits = daemonLimits(options.limits);
   const sync = async (): Promise<void> => {
     const scan = await manager.sync();
-    if (scan.network === undefined) log?.(`network plugin not initialized: ${scan.reason ?? "no valid network"}`);
+    if (scan.network === undefined) log?.(logLine("warn", `network plugin not initialized: ${scan.reason ?? "no valid network"}`));
   };
   await sync();
   prepareSocketPath(socketPath);
+  const metrics = new DaemonMetrics();
+  const limiter = new Limiter(limits.maxConcurrent, limits.maxQueued);
+  let draining = false;
+  const ctx = { manager, gate: new CommandGate(), keyed: new KeyedQueue(), limiter, metrics, draining: () => draining, ...(log !== undefined ? { log } : {}) };
   // The socket is created under a umask that leaves it to its owner, so it is never open
   // to others, even between bind and chmod.
-  const gate = new CommandGate();
   const umask = process.umask(0o177);
-  let server: ReturnType<typeof Bun.serve>;
+  let server: ReturnType<typeof listenBounded>;
   try {
-    server = Bun.serve({ unix: socketPath, fetch: (req) => handleHttp(req, { manager, gate, ...(log !== undefined ? { log } : {}) }) });
+    server = listenBounded({
+      unix: socketPath,
+      limits,
+      metrics,
+      handle: (req) => handleHttp(req, ctx),
+      ...(log !== undefined ? { onRefuse: (reason, status, msg) => log(logLine("warn", `refused a request: ${msg}`, { reason, status })) } : {}),
+    });
   } finally {
     process.umask(umask);
   }
   chmodSync(socketPath, 0o600);
   const every = options.syncIntervalMs ?? DEFAULT_SYNC_INTERVAL_MS;
-  const timer = every > 0 ? setInterval(() => void sync().catch((err: unknown) => log?.(`re-reading the config dir failed: ${String(err)}`)), every) : undefined;
+  const timer = every > 0 ? setInterval(() => void sync().catch((err: unknown) => log?.(logLine("error", `re-reading the config dir failed: ${String(err)}`))), every) : undefined;
   timer?.unref();
+  let stopped: Promise<void> | undefined;
   return {
     socketPath,
-    stop: async () => {
-      if (timer !== undefined) clearInterval(timer);
-      await server.stop(true);
-      rmSync(socketPath, { force: true });
+    metrics,
+    stop: () => {
+      stopped ??= (async () => {
+        draining = true;
+        if (timer !== undefined) clearInterval(timer);
+        const deadline = Date.now() + limits.drainTimeoutMs;
+        while ((limiter.running > 0 || limiter.queued > 0 || ctx.keyed.size > 0) && Date.now() < deadline) await Bun.sleep(10);
+        server.stop(true);
+        rmSync(socketPath, { force: true });
+      })();
+      return stopped;
     },
   };
 }

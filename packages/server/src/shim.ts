@@ -76,13 +76,15 @@ export async function main(io: ShimIO): Promise<number> {
     return fail(io, { code: TRY_AGAIN_LATER, msg: `cannot reach the CNI daemon on ${JSON.stringify(socketPath)}; try again later`, details: why });
   }
   const text = await res.text();
+  const decoded = decodeResponse(text);
+  // The daemon's refusals (413, 408, 503: too large, too slow, busy or draining) carry a
+  // CNI error too, so its code (11 for "try again later") reaches the runtime.
+  if (decoded.ok && decoded.value.error !== undefined) return fail(io, decoded.value.error);
   if (res.status !== 200 && res.status !== 400) {
     return fail(io, { code: INTERNAL, msg: `the CNI daemon answered HTTP ${res.status}`, details: text.trim() });
   }
-  const decoded = decodeResponse(text);
   if (!decoded.ok) return fail(io, { code: INTERNAL, msg: `the CNI daemon answered HTTP ${res.status}: ${decoded.problem}` });
-  const { result, error } = decoded.value;
-  if (error !== undefined) return fail(io, error);
+  const { result } = decoded.value;
   if (res.status === 400) return fail(io, { code: INTERNAL, msg: "the CNI daemon answered HTTP 400 without an error" });
   const command = io.env.CNI_COMMAND;
   if (result === undefined) {

@@ -6,11 +6,12 @@ import { createHash } from "node:crypto";
 import { resolve } from "node:path";
 import { loadNetwork } from "@tscni/config";
 import type { NetworkConfigList } from "@tscni/config";
-import { splitPathList } from "@tscni/invoke";
+import { defaultExec, splitPathList } from "@tscni/invoke";
 import { CniRuntime, DEFAULT_CACHE_DIR } from "@tscni/runtime";
 import type { RuntimeConf } from "@tscni/runtime";
 import { CniError, ErrorCode, goJSON } from "@tscni/spec";
 import type { CommandIO } from "../io.ts";
+import { withInProcessPlugins } from "../in-process.ts";
 
 /** cnitool's default config directory (CT-2). */
 export const DEFAULT_NET_DIR = "/etc/cni/net.d";
@@ -117,6 +118,8 @@ export interface CnitoolSetup {
 export function runtimeFor(io: CommandIO, args: CnitoolArgs): CniRuntime {
   return new CniRuntime({
     paths: splitPathList(io.env.CNI_PATH),
+    // Our own plugins run in this process (issue 11 item 1); others are exec'd.
+    exec: withInProcessPlugins(defaultExec(), io.env),
     cacheDir: args.cacheDir ?? (io.env.CNI_CACHE_DIR || DEFAULT_CACHE_DIR),
     baseEnv: io.env,
     ...(args.timeoutMs !== undefined ? { timeoutMs: args.timeoutMs } : {}),

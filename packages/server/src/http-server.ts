@@ -1,0 +1,192 @@
+/**
+ * A bounded HTTP/1.1 server on a unix socket (issue 16 item 3). Bun.serve cannot answer
+ * before it has read a whole request, and buffers bodies up to 128 MB, so the daemon
+ * reads its requests itself over `Bun.listen`: headers within a time limit and a size
+ * limit, a body only when `Content-Length` is within the cap (a larger one is refused
+ * before a byte of it is read), a limit on open connections, and every refusal answered
+ * with a CNI error object and the HTTP status that says why. One request per connection.
+ */
+import type { Socket, UnixSocketListener } from "bun";
+import type { DaemonLimits } from "./limits.ts";
+import type { DaemonMetrics, RefusalReason } from "./metrics.ts";
+import { parseHead, type RequestHead } from "./http-head.ts";
+
+/** What the server needs: where, its bounds, its counters, the handler and the refusal log. */
+export interface BoundedServerOptions {
+  readonly unix: string;
+  readonly limits: DaemonLimits;
+  readonly metrics: DaemonMetrics;
+  readonly handle: (req: Request) => Promise<Response>;
+  readonly onRefuse?: (reason: RefusalReason, status: number, msg: string) => void;
+}
+
+interface Conn {
+  phase: "head" | "body" | "busy" | "done";
+  head: Uint8Array[];
+  headBytes: number;
+  request?: RequestHead;
+  body?: Uint8Array;
+  got: number;
+  timer?: ReturnType<typeof setTimeout>;
+  unsent?: Uint8Array;
+}
+
+const REASONS: Readonly<Record<number, string>> = {
+  200: "OK", 400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed", 408: "Request Timeout", 411: "Length Required",
+  413: "Content Too Large", 431: "Request Header Fields Too Large", 500: "Internal Server Error", 503: "Service Unavailable",
+};
+
+const encoder = new TextEncoder();
+const CRLFCRLF = encoder.encode("\r\n\r\n");
+
+function indexOfSeq(hay: Uint8Array, needle: Uint8Array): number {
+  outer: for (let i = 0; i + needle.length <= hay.length; i++) {
+    for (let j = 0; j < needle.length; j++) if (hay[i + j] !== needle[j]) continue outer;
+    return i;
+  }
+  return -1;
+}
+
+function concat(chunks: readonly Uint8Array[], total: number): Uint8Array {
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
+
+/** The bytes of a response: status line, its headers, a length, `connection: close`. */
+async function serialize(res: Response): Promise<Uint8Array> {
+  const body = new Uint8Array(await res.arrayBuffer());
+  const lines = [`HTTP/1.1 ${res.status} ${REASONS[res.status] ?? "Status"}`];
+  res.headers.forEach((value, name) => {
+    if (name !== "content-length" && name !== "connection") lines.push(`${name}: ${value}`);
+  });
+  lines.push(`content-length: ${body.length}`, "connection: close", "", "");
+  const head = encoder.encode(lines.join("\r\n"));
+  return concat([head, body], head.length + body.length);
+}
+
+/** A CNI error answer (the wire response's `error`) with HTTP status `status`. */
+export function errorResponse(status: number, code: number, msg: string, extra: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify({ error: { code, msg } }), { status, headers: { "content-type": "application/json", ...extra } });
+}
+
+/**
+ * Listens on `options.unix` with the bounds of `options.limits`.
+ *
+ * @example const listener = listenBounded({ unix, limits: daemonLimits(), metrics, handle });
+ */
+export function listenBounded(options: BoundedServerOptions): UnixSocketListener<Conn> {
+  const { limits, metrics } = options;
+
+  const write = (s: Socket<Conn>, bytes: Uint8Array): void => {
+    const n = s.write(bytes);
+    if (n < bytes.length && n >= 0) s.data.unsent = bytes.subarray(n);
+    else s.end();
+  };
+  const respond = async (s: Socket<Conn>, res: Response): Promise<void> => {
+    clearTimeout(s.data.timer);
+    if (s.data.phase === "done") return;
+    s.data.phase = "done";
+    write(s, await serialize(res));
+  };
+  const refuse = (s: Socket<Conn>, reason: RefusalReason, status: number, code: number, msg: string): void => {
+    metrics.refuse(reason, code);
+    options.onRefuse?.(reason, status, msg);
+    void respond(s, errorResponse(status, code, msg));
+  };
+  const arm = (s: Socket<Conn>, ms: number, reason: RefusalReason, what: string): void => {
+    clearTimeout(s.data.timer);
+    s.data.timer = setTimeout(() => refuse(s, reason, 408, 5, `timed out reading the request ${what} after ${ms} ms`), ms);
+  };
+  const dispatch = (s: Socket<Conn>): void => {
+    clearTimeout(s.data.timer);
+    s.data.phase = "busy";
+    const head = s.data.request!;
+    const body = s.data.body ?? new Uint8Array();
+    s.data.body = undefined;
+    let req: Request;
+    try {
+      const withBody = head.method !== "GET" && head.method !== "HEAD";
+      req = new Request(`http://localhost${head.target}`, { method: head.method, headers: head.headers, ...(withBody ? { body } : {}) });
+    } catch (err) {
+      refuse(s, "malformed", 400, 6, `malformed request: ${err instanceof Error ? err.message : String(err)}`);
+      return;
+    }
+    options.handle(req).then(
+      (res) => respond(s, res),
+      (err: unknown) => respond(s, errorResponse(500, 999, err instanceof Error ? err.message : String(err))),
+    );
+  };
+  const onHead = (s: Socket<Conn>, bytes: Uint8Array, end: number): void => {
+    const parsed = parseHead(new TextDecoder().decode(bytes.subarray(0, end)));
+    if (typeof parsed === "string") return refuse(s, "malformed", 400, 6, parsed);
+    if (parsed.chunked) return refuse(s, "malformed", 411, 5, "chunked request bodies are not accepted; send Content-Length");
+    if (parsed.contentLength > limits.maxBodyBytes) {
+      return refuse(s, "body-too-large", 413, 5, `request body of ${parsed.contentLength} bytes is over the limit of ${limits.maxBodyBytes} bytes`);
+    }
+    s.data.request = parsed;
+    s.data.head = [];
+    const rest = bytes.subarray(end + CRLFCRLF.length, end + CRLFCRLF.length + parsed.contentLength);
+    s.data.body = new Uint8Array(parsed.contentLength);
+    s.data.body.set(rest);
+    s.data.got = rest.length;
+    if (s.data.got >= parsed.contentLength) return dispatch(s);
+    s.data.phase = "body";
+    arm(s, limits.bodyTimeoutMs, "body-timeout", "body");
+  };
+
+  return Bun.listen<Conn>({
+    unix: options.unix,
+    socket: {
+      open(s) {
+        s.data = { phase: "head", head: [], headBytes: 0, got: 0 };
+        metrics.connections++;
+        if (metrics.connections > limits.maxConnections) {
+          refuse(s, "too-many-connections", 503, 11, `the CNI daemon has ${limits.maxConnections} connections open; try again later`);
+          return;
+        }
+        arm(s, limits.headerTimeoutMs, "header-timeout", "headers");
+      },
+      data(s, chunk) {
+        const c = s.data;
+        if (c.phase === "head") {
+          c.head.push(new Uint8Array(chunk));
+          c.headBytes += chunk.length;
+          const bytes = concat(c.head, c.headBytes);
+          const end = indexOfSeq(bytes, CRLFCRLF);
+          if (end >= 0 && end <= limits.maxHeaderBytes) return onHead(s, bytes, end);
+          if (c.headBytes > limits.maxHeaderBytes) refuse(s, "headers-too-large", 431, 5, `request headers over the limit of ${limits.maxHeaderBytes} bytes`);
+          else c.head = [bytes];
+          return;
+        }
+        if (c.phase === "body" && c.body !== undefined) {
+          const take = Math.min(chunk.length, c.body.length - c.got);
+          c.body.set(chunk.subarray(0, take), c.got);
+          c.got += take;
+          if (c.got >= c.body.length) dispatch(s);
+        }
+        // Busy or done: anything more is ignored (one request per connection).
+      },
+      drain(s) {
+        const rest = s.data.unsent;
+        if (rest === undefined) return;
+        s.data.unsent = undefined;
+        write(s, rest);
+      },
+      close(s) {
+        clearTimeout(s.data.timer);
+        s.data.phase = "done"; // a call still running answers no one
+        s.data.body = undefined;
+        s.data.head = [];
+        metrics.connections--;
+      },
+      error(s) {
+        clearTimeout(s.data.timer);
+      },
+    },
+  });
+}
