@@ -19,15 +19,15 @@
  *   multipath route whose link went down while a sibling lives, the fake drops it.
  */
 import { describe, expect, test } from "bun:test";
+import { firstMissing, missingRoot, missingTools, skipUnless } from "@tscni/spec/testing";
 import fc from "fast-check";
 import { HOST, KernelError, type Kernel, type KernelBatch, type KernelOp, type LinkInfo, type Netns } from "@tscni/kernel";
 import { createLinuxKernel } from "@tscni/kernel/linux";
 import { createNetlinkKernel } from "@tscni/kernel/netlink";
-import { canUseRealKernel, createThrowawayNetns, deleteThrowawayNetns, placeBatch } from "@tscni/kernel/testing";
+import { createThrowawayNetns, deleteThrowawayNetns, placeBatch } from "@tscni/kernel/testing";
 import { FakeKernel } from "./fake-kernel.ts";
 
-const root = canUseRealKernel();
-if (!root) console.warn("skipping the fake-vs-Linux differential test: it needs root (CI runs it as root)");
+const skip = skipUnless("the fake-vs-Linux differential test", firstMissing(missingRoot(), missingTools(["ip"])));
 
 const C = "/ctr"; // placeholder for the container namespace, replaced per run
 const names = ["eth0", "veth0", "br0"];
@@ -120,7 +120,7 @@ const DRIVERS = [
   ["netlink", createNetlinkKernel],
 ] as const;
 
-describe.skipIf(!root).each(DRIVERS)("FakeKernel and the %s Linux driver", (_, createKernel) => {
+describe.skipIf(skip).each(DRIVERS)("FakeKernel and the %s Linux driver", (_, createKernel) => {
   test("random batches fail alike and leave the same observable state", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.array(op, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 3 }), async (batches) => {
