@@ -7,11 +7,11 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { missingFile, skipUnless } from "@tscni/spec/testing";
 
 const BIN = new URL("../dist/bin", import.meta.url).pathname;
 const CNI = join(BIN, "cni");
-const run = existsSync(CNI) ? describe : describe.skip;
-if (!existsSync(CNI)) console.warn("scripts/binary.test.ts: dist/bin/cni missing; run `npm run build`");
+const run = skipUnless("the compiled binary's tests", missingFile(CNI, "npm run build")) ? describe.skip : describe;
 
 function exec(argv: string[], opts: { cwd?: string; env?: Record<string, string>; stdin?: string } = {}) {
   const p = Bun.spawnSync(argv, {

@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { $ } from "zx";
+import { missingTools } from "@tscni/spec/testing/machine";
 import { NetnsSet, canUseNetns, inNetns } from "./lib/netns.ts";
 
 $.verbose = false;
@@ -41,6 +42,13 @@ for (const to of ["1.0.0", "0.4.0", "0.3.1", "0.3.0", "0.2.0", "0.1.0"]) {
 if (!canUseNetns()) {
   console.log("\n(not root: skipping the real bridge network; run `sudo npm start` to see it)");
   process.exit(0);
+}
+// Without these the network below cannot be built or shown (a missing ping used to print
+// an empty ping and nothing else): say which tool is missing and how to get it.
+const noTools = missingTools(["ip", "ping", "iptables", "iptables-restore", "ip6tables-restore"]);
+if (noTools !== undefined) {
+  console.log(`\n(${noTools}: skipping the real bridge network)`);
+  process.exit(1);
 }
 if (!existsSync(join(bin, "bridge")) || !existsSync(join(bin, "host-local"))) {
   console.log("\n(the bridge and host-local plugins are not built yet: skipping the real network)");
@@ -87,7 +95,7 @@ try {
     console.log(`cni add demo ${c}: ${ip} (${ms} ms, including the cni runtime and the bridge plugin)`);
   }
   const ping = await inNetns(containers[0]!, ["ping", "-c", "2", "-W", "1", addresses[1]!]);
-  console.log(`\nping from ${containers[0]} to ${addresses[1]}:\n${ping.stdout.trim()}`);
+  console.log(`\nping from ${containers[0]} to ${addresses[1]}:\n${(ping.stdout + ping.stderr).trim() || `(no output, exit ${ping.code})`}`);
   if (ping.code !== 0) failed = true;
 
   for (const c of containers) {

@@ -6,20 +6,22 @@
 import { expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { missingRoot, skipUnless } from "@tscni/spec/testing";
 import { ALL_CASES } from "./cases/index.ts";
 import { formatReport, summarize } from "./report.ts";
 import { runConformance } from "./runner.ts";
 
 const repo = new URL("../..", import.meta.url).pathname;
 const dir = process.env.TSCNI_PLUGIN_DIR ?? join(repo, "dist/bin");
-const root = process.getuid?.() === 0;
+// The kernel cases (lo.*) need root: outside CI they are left out with a warning, under
+// CI=true that is a failing test naming what is missing (issue 10).
+const root = !skipUnless("conformance's kernel cases (lo.*)", missingRoot());
 
 test(`the plugins in ${dir} pass every conformance case`, async () => {
   if (process.env.TSCNI_PLUGIN_DIR === undefined && !existsSync(join(dir, "loopback"))) {
     const build = Bun.spawnSync([process.execPath, "run", "scripts/build.ts"], { cwd: repo, stdout: "inherit", stderr: "inherit" });
     expect(build.exitCode).toBe(0);
   }
-  if (!root) console.warn("conformance: not root, so the kernel cases (lo.*) are skipped; run as root (CI does) to judge them");
   const rows = await runConformance({ dir, cases: ALL_CASES, root });
   const report = formatReport(rows);
   const { failed, passed } = summarize(rows);

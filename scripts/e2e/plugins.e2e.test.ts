@@ -6,14 +6,16 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { canUseNetns } from "../lib/netns.ts";
+import { firstMissing, missingFile, missingRoot, missingTools, skipUnless } from "@tscni/spec/testing";
 import { BIN_DIR, type Call, World, callPlugin, linkNames, pingUntil, sh } from "./harness.ts";
 
-const root = canUseNetns();
-const built = existsSync(join(BIN_DIR, "bridge")) && existsSync(join(BIN_DIR, "ptp"));
-if (!root) console.warn("scripts/e2e: not root, skipping the real-kernel end-to-end tests");
-else if (!built) console.warn("scripts/e2e: dist/bin/bridge or ptp missing: run `npm run build`");
-const run = root && built ? describe : describe.skip;
+const missing = firstMissing(
+  missingRoot(),
+  missingTools(["ip", "ping", "nft", "iptables", "iptables-restore", "ip6tables-restore"]),
+  missingFile(join(BIN_DIR, "bridge"), "npm run build"),
+  missingFile(join(BIN_DIR, "ptp"), "npm run build"),
+);
+const run = skipUnless("the real-kernel end-to-end tests", missing) ? describe.skip : describe;
 
 type Family = "v4" | "v6" | "dual";
 const RANGES: Record<Family, object[][]> = {

@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { missingFile, skipUnless } from "@tscni/spec/testing";
 import { runConformance } from "../runner.ts";
 import { HOST_LOCAL_MAINTENANCE_CASES } from "./host-local-maintenance.ts";
 
@@ -23,7 +24,7 @@ async function statuses(dir: string): Promise<Record<string, string>> {
   return Object.fromEntries(rows.map((r) => [r.id, r.status]));
 }
 
-describe.skipIf(!existsSync(ours))("the host-local GC and STATUS cases can fail", () => {
+describe.skipIf(skipUnless("the host-local GC and STATUS cases", missingFile(ours, "npm run build")))("the host-local GC and STATUS cases can fail", () => {
   test("a host-local whose GC and STATUS do nothing fails the GC cases and skips the extension ones", async () => {
     expect(await statuses(mutant("no-op", "exit 0"))).toEqual({
       "hl.gc": "fail",

@@ -5,9 +5,10 @@
  * build has made it (scripts/test.ts builds it first).
  */
 import { expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { missingFile, skipUnless } from "@tscni/spec/testing";
 
 const ROOT = resolve(import.meta.dir, "../../..");
 const BINARY = join(ROOT, "dist/bin/host-local");
@@ -52,7 +53,7 @@ test("twenty concurrent ADDs from source on one data dir get twenty distinct add
   await concurrentAdds(() => [process.execPath, join(import.meta.dir, "concurrency.worker.ts")]);
 }, 60_000);
 
-test.skipIf(!existsSync(BINARY))("twenty concurrent ADDs of the compiled binary get twenty distinct addresses", async () => {
+test.skipIf(skipUnless("the compiled host-local's concurrency test", missingFile(BINARY, "npm run build")))("twenty concurrent ADDs of the compiled binary get twenty distinct addresses", async () => {
   // A shell sleeps until the start time, then execs the binary under its plugin name.
   await concurrentAdds((startAt) => ["/bin/sh", "-c", 'sleep "$1"; exec "$2"', "sh", ((startAt - Date.now()) / 1000).toFixed(3), BINARY]);
 }, 60_000);

@@ -3,12 +3,13 @@
  * compiled binary is judged by conformance/ on dist/bin). Needs root; skipped otherwise.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { firstMissing, missingRoot, missingTools, skipUnless } from "@tscni/spec/testing";
 import { createLinuxKernel } from "@tscni/kernel/linux";
 import { pluginMain } from "@tscni/skel";
 import type { PluginIO } from "@tscni/skel";
 import { definition } from "./index.ts";
 
-const root = process.getuid?.() === 0;
+const skip = skipUnless("loopback on the real kernel", firstMissing(missingRoot(), missingTools(["ip"])));
 const name = `tscni-lo-${crypto.randomUUID().slice(0, 8)}`;
 const NS = `/var/run/netns/${name}`;
 
@@ -31,9 +32,7 @@ async function run(command: string, config: Record<string, unknown>, netns = NS)
   return { code: await pluginMain(definition(createLinuxKernel()), io), stdout };
 }
 
-if (!root) console.warn("loopback linux.test.ts: not root, skipping the real-kernel tests (CI runs them as root)");
-
-describe.skipIf(!root)("loopback on the real kernel", () => {
+describe.skipIf(skip)("loopback on the real kernel", () => {
   beforeAll(() => void ip("netns", "add", name));
   afterAll(() => void Bun.spawnSync(["ip", "netns", "del", name]));
   const conf = { cniVersion: "1.0.0", name: "lo-net", type: "loopback" };

@@ -4,14 +4,14 @@
  * only; CI runs as root, so these run there.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { firstMissing, missingRoot, missingTools, skipUnless } from "@tscni/spec/testing";
 import { KernelError, type Kernel } from "../kernel.ts";
 import { HOST, type KernelBatch } from "../ops.ts";
 import { createNetlinkKernel } from "../netlink/driver.ts";
 import { createLinuxKernel } from "./driver.ts";
-import { canUseRealKernel, createThrowawayNetns, deleteThrowawayNetns, type ThrowawayNetns } from "./throwaway.ts";
+import { createThrowawayNetns, deleteThrowawayNetns, type ThrowawayNetns } from "./throwaway.ts";
 
-const root = canUseRealKernel();
-if (!root) console.warn("skipping real-kernel driver tests: they need root (CI runs them as root)");
+const skip = skipUnless("the Linux drivers on the real kernel", firstMissing(missingRoot(), missingTools(["ip"])));
 
 /** The KernelError a promise rejects with (fails the test when it resolves). */
 async function failure(p: Promise<unknown>): Promise<KernelError> {
@@ -30,7 +30,7 @@ const DRIVERS = [
   ["createNetlinkKernel", createNetlinkKernel],
 ] as const;
 
-describe.skipIf(!root).each(DRIVERS)("%s on the real kernel", (_, createKernel) => {
+describe.skipIf(skip).each(DRIVERS)("%s on the real kernel", (_, createKernel) => {
   let host: ThrowawayNetns | undefined;
   let ctr: ThrowawayNetns | undefined;
   let k: Kernel;

@@ -4,14 +4,14 @@
  * `ip netns exec <throwaway>`, so HOST is a throwaway namespace, never the machine's.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { firstMissing, missingRoot, missingTools, skipUnless } from "@tscni/spec/testing";
 import type { LinkInfo } from "../kernel.ts";
 import { HOST, type KernelBatch } from "../ops.ts";
 import { renderBatch } from "../render.ts";
 import { createLinuxKernel } from "./driver.ts";
-import { canUseRealKernel, createThrowawayNetns, deleteThrowawayNetns, type ThrowawayNetns } from "./throwaway.ts";
+import { createThrowawayNetns, deleteThrowawayNetns, type ThrowawayNetns } from "./throwaway.ts";
 
-const root = canUseRealKernel();
-if (!root) console.warn("skipping real-kernel HOST tests: they need root (CI runs them as root)");
+const skip = skipUnless("HOST on the real kernel", firstMissing(missingRoot(), missingTools(["ip"])));
 
 const fixture = new URL("./_apply-stdin.ts", import.meta.url).pathname;
 
@@ -21,7 +21,7 @@ function inNetns(ns: ThrowawayNetns, argv: string[], stdin: string): string {
   return r.stdout.toString();
 }
 
-describe.skipIf(!root)("HOST on the real kernel", () => {
+describe.skipIf(skip)("HOST on the real kernel", () => {
   const made: ThrowawayNetns[] = [];
   let host: ThrowawayNetns;
   let ctr: ThrowawayNetns;

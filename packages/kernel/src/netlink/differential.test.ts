@@ -6,15 +6,15 @@
  * and each driver must read the other's state alike. Root only; CI runs it as root.
  */
 import { describe, expect, test } from "bun:test";
+import { firstMissing, missingRoot, missingTools, skipUnless } from "@tscni/spec/testing";
 import fc from "fast-check";
 import { KernelError, type Kernel, type LinkInfo } from "../kernel.ts";
 import { HOST, type KernelBatch, type KernelOp, type Netns } from "../ops.ts";
 import { createLinuxKernel } from "../linux/driver.ts";
-import { canUseRealKernel, createThrowawayNetns, deleteThrowawayNetns, placeBatch } from "../linux/throwaway.ts";
+import { createThrowawayNetns, deleteThrowawayNetns, placeBatch } from "../linux/throwaway.ts";
 import { createNetlinkKernel } from "./driver.ts";
 
-const root = canUseRealKernel();
-if (!root) console.warn("skipping the netlink-vs-iproute2 differential test: it needs root (CI runs it as root)");
+const skip = skipUnless("the netlink-vs-iproute2 differential test", firstMissing(missingRoot(), missingTools(["ip"])));
 
 const C = "/ctr"; // the container namespace, replaced per pair
 const ns = fc.constantFrom<Netns>(HOST, C);
@@ -97,7 +97,7 @@ async function state(k: Kernel, ctr: string) {
   return out;
 }
 
-describe.skipIf(!root)("the netlink driver against the iproute2 driver", () => {
+describe.skipIf(skip)("the netlink driver against the iproute2 driver", () => {
   test("random batches fail alike, with the same message, and leave the same state", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.array(op, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 3 }), async (batches) => {
