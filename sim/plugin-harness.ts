@@ -1,8 +1,9 @@
 /**
  * Running the bridge and ptp plugins in process on the fake kernel, through the plugin
  * framework as a runtime would (env + stdin in, JSON on stdout), with host-local IPAM
- * over memory stores. Shared by the plugin simulation tests.
+ * over memory stores and the fake firewall. Shared by the plugin simulation tests.
  */
+import { FakeFirewall } from "@tscni/firewall/fake";
 import { MemoryStore } from "@tscni/ipam";
 import { bridgeDefinition } from "@tscni/plugins/bridge";
 import { hostLocalHandlers } from "@tscni/plugins/host-local";
@@ -71,14 +72,17 @@ export interface Invocation {
 /** A fake machine with the two plugins installed. */
 export class PluginHarness {
   readonly kernel: FakeKernel;
+  readonly firewall: FakeFirewall;
   readonly stores = new Map<string, MemoryStore>();
   readonly warnings: string[] = [];
   readonly ports: PluginPorts;
 
-  constructor(opts: { seed?: number; kernel?: FakeKernel } = {}) {
+  constructor(opts: { seed?: number; kernel?: FakeKernel; firewall?: FakeFirewall } = {}) {
     this.kernel = opts.kernel ?? new FakeKernel({ seed: opts.seed ?? 1 });
+    this.firewall = opts.firewall ?? new FakeFirewall();
     this.ports = {
       kernel: this.kernel,
+      firewall: this.firewall,
       ipam: memoryIpam(this.stores),
       random: seededBytes(opts.seed ?? 1),
       sleep: async () => {},

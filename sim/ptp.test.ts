@@ -94,11 +94,10 @@ describe.each(["0.2.0", "0.4.0", "1.1.0"])("ptp at %s", (version) => {
     expect(h.kernel.snapshot(HOST).links.find((l) => l.name === hostVeth)?.mtu).toBe(1280);
   });
 
-  test("ipMasq is refused with code 2 naming the field; nothing is reserved", async () => {
+  test("an unknown ipMasqBackend is refused with code 7 before IPAM; nothing is reserved", async () => {
     const h = machine();
-    const run = await add(h, { ipMasq: true });
-    expect(run.json).toMatchObject({ code: 2 });
-    expect(run.json?.msg).toContain("ipMasq");
+    const run = await add(h, { ipMasq: true, ipMasqBackend: "ebtables" });
+    expect(run.json).toMatchObject({ code: 7, msg: 'unknown ipmasq backend "ebtables"' });
     expect(h.reserved("ptpnet")).toEqual([]);
   });
 

@@ -25,3 +25,38 @@ export type {
 export { isIptablesOp } from "./ops.ts";
 export { FirewallError } from "./firewall.ts";
 export type { Firewall, FirewallSupport, IptChainState, NftChainState, NftRuleState } from "./firewall.ts";
+export {
+  CHAIN_NAME_LENGTH,
+  formatChainName,
+  formatComment,
+  formatDnatComment,
+  formatHashWithPrefix,
+  goQuote,
+  IPT_COMMENT_MAX,
+  NFT_COMMENT_MAX,
+  nftMasqComment,
+  nftMasqInstanceHash,
+  nftMasqNetworkHash,
+  trimComment,
+} from "./names.ts";
+export { BUILTIN_CHAINS, IPT_TARGETS, isBuiltinChain, jumpTarget, nftJumpTargets } from "./builtins.ts";
+export { formatIptRule, quoteIptToken, splitIptLine } from "./ipt-tokens.ts";
+export { iptTablesOf, renderIptRestore } from "./render-ipt.ts";
+export type { IptReads } from "./render-ipt.ts";
+export { nftComment, nftTablesOf, renderNftScript } from "./render-nft.ts";
+export type { NftReads } from "./render-nft.ts";
+export { renderOpLine, renderTx } from "./render-plan.ts";
+export {
+  chooseMasqBackend,
+  defaultMasqBackend,
+  isMasqBackend,
+  MASQ_BACKENDS,
+  MASQ_TABLE,
+  planMasqSetup,
+  planMasqTeardown,
+  setupMasq,
+  teardownMasq,
+  undoMasq,
+  unknownMasqBackend,
+} from "./masq/index.ts";
+export type { MasqAttachment, MasqBackend } from "./masq/index.ts";

@@ -22,7 +22,10 @@ export type IptTable = "nat" | "filter" | "mangle" | "raw";
  * An iptables rule as its match and target tokens, in the canonical order and spelling
  * that `iptables-save` prints them (`-s 198.18.0.5/32 -m comment --comment "..." -j X`),
  * without the leading `-A CHAIN`. Keeping the saved form makes a read comparable with
- * what we wrote, and a rule written by the reference found by its text.
+ * what we wrote, and a rule written by the reference found by its text. Tokens are argv
+ * values, unquoted: `["-m", "comment", "--comment", 'name: "n" id: "c"', "-j", "X"]`;
+ * renderers quote and readers unquote. Saved form means, for example, `/32` on host
+ * addresses and `-m tcp` after `-p tcp` when a port is matched.
  */
 export type IptRule = readonly string[];
 

@@ -93,11 +93,15 @@ describe("validateForAdd", () => {
     expect(errorOf(() => validateForAdd(parse({ hairpinMode: true, promiscMode: true }))).msg).toBe("cannot set hairpin mode and promiscuous mode at the same time");
   });
 
-  test("refuses ipMasq and macspoofchk with code 2 naming the field", () => {
-    const masq = errorOf(() => validateForAdd(parse({ ipMasq: true })));
-    expect(masq.code).toBe(2);
-    expect(masq.msg).toContain('"ipMasq"');
+  test("accepts ipMasq with either backend or none, and still refuses macspoofchk with code 2", () => {
+    for (const b of [undefined, "iptables", "nftables"]) expect(() => validateForAdd(parse({ ipMasq: true, ipMasqBackend: b }))).not.toThrow();
     expect(errorOf(() => validateForAdd(parse({ macspoofchk: true }))).msg).toContain('"macspoofchk"');
+  });
+
+  test("refuses an unknown ipMasqBackend with code 7 and the reference's message when masquerading (H-3)", () => {
+    const e = errorOf(() => validateForAdd(parse({ ipMasq: true, ipMasqBackend: "" })));
+    expect([e.code, e.msg]).toEqual([7, 'unknown ipmasq backend ""']);
+    expect(() => validateForAdd(parse({ ipMasqBackend: "bogus" }))).not.toThrow();
   });
 
   test("refuses a malformed MAC before anything runs", () => {

@@ -5,6 +5,7 @@
 import * as v from "valibot";
 import { parseCniArgs } from "@tscni/skel";
 import type { DNS } from "@tscni/spec";
+import { masqBackendOf } from "../shared/masq.ts";
 import { commonEntries, dnsOverride, goBool, goObject, goInt, goString, invalidConfig, orUndefined, parseWith, unsupportedField } from "../shared/netconf.ts";
 
 /** The bridge's config after defaults and validation. */
@@ -17,6 +18,8 @@ export interface BridgeConfig {
   isDefaultGateway: boolean;
   forceAddress: boolean;
   ipMasq: boolean;
+  /** `ipMasqBackend` as given; undefined means auto (H-3). */
+  ipMasqBackend: string | undefined;
   /** 0 means the kernel default. */
   mtu: number;
   hairpinMode: boolean;
@@ -126,6 +129,7 @@ export function parseBridgeConfig(config: unknown, cniArgs: string): BridgeConfi
     isDefaultGateway,
     forceAddress: c.forceAddress ?? false,
     ipMasq: c.ipMasq ?? false,
+    ipMasqBackend: orUndefined(c.ipMasqBackend),
     mtu: c.mtu ?? 0,
     hairpinMode: c.hairpinMode ?? false,
     promiscMode: c.promiscMode ?? false,
@@ -156,7 +160,8 @@ export function validateForAdd(c: BridgeConfig): void {
   if (c.ipamType !== "" && c.disableContainerInterface) throw invalidConfig("cannot use IPAM when DisableContainerInterface flag is set");
   // v1.1.1 (Debian) differs: its message ends with a period; SPEC §8.1 follows upstream main
   if (c.hairpinMode && c.promiscMode) throw invalidConfig("cannot set hairpin mode and promiscuous mode at the same time");
-  if (c.ipMasq) throw unsupportedField("ipMasq", true);
+  // An unknown backend fails before anything is touched (H-3).
+  if (c.ipMasq) masqBackendOf(c);
   if (c.macspoofchk) throw unsupportedField("macspoofchk", true);
   // The reference finds a bad MAC only when it creates the veth; we refuse before IPAM runs.
   if (c.mac !== undefined && normalizeMac(c.mac) === undefined) throw invalidConfig(`failed to make veth pair: address ${c.mac}: invalid MAC address`);

@@ -5,10 +5,12 @@
  * gone namespace and still releases IPAM (DEL-2, DEL-3); GC and STATUS go to IPAM.
  */
 import { HOST, type LinkInfo } from "@tscni/kernel";
+import type { Firewall, FirewallTx } from "@tscni/firewall";
 import { pluginMain, type CmdArgs, type PluginDefinition, type PluginHandlers, type PluginIO } from "@tscni/skel";
 import { VERSIONS, convertResult, type Result100 } from "@tscni/spec";
 import { rollback } from "../shared/apply.ts";
 import { applyAttachment, fillMacs, requireNetns } from "../shared/attach.ts";
+import { addMasq, delMasq, linkMasqNets, planMasq } from "../shared/masq.ts";
 import { deleteContainerLink, prevResultOf, settleAddresses } from "../shared/lifecycle.ts";
 import type { PluginPorts } from "../shared/ports.ts";
 import { undoOf } from "../shared/steps.ts";
@@ -49,9 +51,12 @@ async function add(ports: PluginPorts, a: CmdArgs): Promise<Result100> {
   const ipam = conf.ipamType !== "" ? ports.ipam(conf.ipamType, a) : undefined;
   const ipamResult = ipam === undefined ? undefined : await ipam.add();
   let applied: Awaited<ReturnType<typeof applyBridge>> | undefined;
+  let undoMasq: (() => Promise<void>) | undefined;
   try {
     applied = await applyBridge(ports, conf, a, ipamResult, view);
     const result = applied.plan.result;
+    // After the kernel steps, before the port wait, as the reference (§8.1 step 9); L3 only.
+    if (ipamResult !== undefined) undoMasq = await addMasq(ports, conf, { ifName: a.ifName, cid: a.containerID }, (result.ips ?? []).map((ip) => ip.address));
     const port = conf.disableContainerInterface ? undefined : await waitPortUp(ports, applied.hostVeth);
     if (conf.enabledad && (result.ips ?? []).some((ip) => ip.address.includes(":"))) await settleAddresses(ports.kernel, a.netns, a.ifName, ports.sleep);
     // The host end just read is current: its MAC comes from that read, not from a new one.
@@ -61,6 +66,8 @@ async function add(ports: PluginPorts, a: CmdArgs): Promise<Result100> {
     convertResult(result, conf.cniVersion);
     return result;
   } catch (err) {
+    // The reference leaves its rules behind here; we remove them (ADD-6).
+    await undoMasq?.().catch((e: unknown) => ports.warn(`rollback: ${e instanceof Error ? e.message : String(e)}`));
     if (applied !== undefined) for (const f of await rollback(ports.kernel, undoOf(applied.plan.steps))) ports.warn(`rollback: ${f}`);
     // Release the address IPAM gave us (ADD-6).
     await ipam?.del().catch((e: unknown) => ports.warn(`IPAM DEL after a failed ADD: ${e instanceof Error ? e.message : String(e)}`));
@@ -105,31 +112,45 @@ async function check(ports: PluginPorts, a: CmdArgs): Promise<void> {
 async function del(ports: PluginPorts, a: CmdArgs): Promise<void> {
   // A config or CNI_ARGS that does not parse fails DEL, as the reference (§8.1 DEL step 1).
   const conf = parseBridgeConfig(a.config, a.args);
+  const layer3 = conf.ipamType !== "";
+  // The addresses the link has before it goes, for the masquerade teardown (§8.1 DEL step 4).
+  const masqIps = layer3 && conf.ipMasq && a.netns !== "" ? await linkMasqNets(ports.kernel, a.netns, a.ifName) : [];
   if (a.netns !== "") await deleteContainerLink(ports.kernel, a.netns, a.ifName);
   // IPAM is released even when the namespace is gone (DEL-2); its errors propagate (DEL-6).
-  if (conf.ipamType !== "") await ports.ipam(conf.ipamType, a).del();
+  if (layer3) await ports.ipam(conf.ipamType, a).del();
+  // Unlike the reference, also without a netns or a link: the chain and the nft rules are
+  // found by name and hash, so a late DEL leaves nothing behind either (DEL-3).
+  if (layer3) await delMasq(ports, conf, { ifName: a.ifName, cid: a.containerID }, masqIps);
 }
 
 /**
  * What an ADD would do, for `cni plan`: reads the kernel and plans with `ipam` as IPAM's
- * answer (peeked, not reserved). Applies nothing.
+ * answer (peeked, not reserved), and the firewall transaction of its ipMasq (the backend
+ * chosen from what `ports.firewall` supports when unset). Applies nothing.
  */
-export async function planAdd(ports: Pick<PluginPorts, "kernel" | "random">, a: CmdArgs, ipam: (type: string) => Promise<Result100 | undefined>): Promise<BridgeAddPlan> {
+export async function planAdd(
+  ports: Pick<PluginPorts, "kernel" | "random"> & { firewall?: Firewall },
+  a: CmdArgs,
+  ipam: (type: string) => Promise<Result100 | undefined>,
+): Promise<BridgeAddPlan & { firewall: FirewallTx }> {
   const conf = parseBridgeConfig(a.config, a.args);
   validateForAdd(conf);
   await requireNetns(ports.kernel, a.netns);
   const view = await readBridgeView(ports.kernel, conf, a.netns, a.ifName);
   const hostVeth = pickVethName(new Set(view.hostLinks.map((l) => l.name)), ports.random);
-  return planBridgeAdd({
+  const ipamResult = conf.ipamType === "" ? undefined : await ipam(conf.ipamType);
+  const plan = planBridgeAdd({
     conf,
     netns: a.netns,
     ifName: a.ifName,
-    ipam: conf.ipamType === "" ? undefined : await ipam(conf.ipamType),
+    ipam: ipamResult,
     view,
     hostVeth,
     gatewayPeer: pickVethName(new Set([...view.hostLinks.map((l) => l.name), hostVeth]), ports.random),
     bridgeMac: randomMac(ports.random),
   });
+  const ips = ipamResult === undefined ? [] : (plan.result.ips ?? []).map((ip) => ip.address);
+  return { ...plan, firewall: ipamResult === undefined ? [] : await planMasq(ports.firewall, conf, { ifName: a.ifName, cid: a.containerID }, ips) };
 }
 
 /** The bridge handlers over the given ports. */

@@ -1,16 +1,19 @@
 /**
  * The ptp plugin's configuration (SPEC.md §8.2): IPAM is required, `mtu` optional,
- * `ipMasq` refused until the firewall exists (code 2, never ignored).
+ * `ipMasq` with its backend (H-3).
  */
 import * as v from "valibot";
 import type { DNS } from "@tscni/spec";
-import { commonEntries, dnsOverride, parseWith, unsupportedField } from "../shared/netconf.ts";
+import { masqBackendOf } from "../shared/masq.ts";
+import { commonEntries, dnsOverride, orUndefined, parseWith } from "../shared/netconf.ts";
 
 /** The ptp config after defaults. */
 export interface PtpConfig {
   cniVersion: string;
   name: string;
   ipMasq: boolean;
+  /** `ipMasqBackend` as given; undefined means auto (H-3). */
+  ipMasqBackend: string | undefined;
   /** 0 means the kernel default. */
   mtu: number;
   /** Empty fails at the IPAM call with `no plugin name provided`, as the reference. */
@@ -28,13 +31,14 @@ export function parsePtpConfig(config: unknown): PtpConfig {
     cniVersion: c.cniVersion ?? "0.1.0",
     name: c.name ?? "",
     ipMasq: c.ipMasq ?? false,
+    ipMasqBackend: orUndefined(c.ipMasqBackend),
     mtu: c.mtu ?? 0,
     ipamType: c.ipam?.type ?? "",
     dns: dnsOverride(c.dns),
   };
 }
 
-/** The checks ADD makes before IPAM runs: the firewall-backed `ipMasq` is refused (code 2). */
+/** The checks ADD makes before IPAM runs: an unknown `ipMasqBackend` when masquerading (H-3). */
 export function validateForAdd(c: PtpConfig): void {
-  if (c.ipMasq) throw unsupportedField("ipMasq", true);
+  if (c.ipMasq) masqBackendOf(c);
 }

@@ -4,8 +4,12 @@
  * after IPAM ADD releases the address (ADD-6), and a failed ADD leaves no interface.
  * DEL releases IPAM first and tolerates a gone namespace (DEL-2, DEL-3).
  */
+import type { Firewall, FirewallTx } from "@tscni/firewall";
 import { pluginMain, type CmdArgs, type PluginDefinition, type PluginHandlers, type PluginIO } from "@tscni/skel";
 import { VERSIONS, type Result100 } from "@tscni/spec";
+import { rollback } from "../shared/apply.ts";
+import { addMasq, delMasq, linkMasqNets, planMasq } from "../shared/masq.ts";
+import { undoOf } from "../shared/steps.ts";
 import { applyAttachment, fillMacs, requireNetns } from "../shared/attach.ts";
 import { deleteContainerLink, prevResultOf } from "../shared/lifecycle.ts";
 import type { PluginPorts } from "../shared/ports.ts";
@@ -23,6 +27,8 @@ async function add(ports: PluginPorts, a: CmdArgs): Promise<Result100> {
   // taken name's (ADD-4), which release the address again below.
   const ipam = ports.ipam(conf.ipamType, a);
   const ipamResult = await ipam.add();
+  let undoKernel: (() => Promise<void>) | undefined;
+  let undoMasq: (() => Promise<void>) | undefined;
   try {
     await requireNetns(ports.kernel, a.netns);
     let fresh: Awaited<ReturnType<typeof readPtpView>> | undefined = await readPtpView(ports.kernel, a.netns, a.ifName);
@@ -36,9 +42,16 @@ async function add(ports: PluginPorts, a: CmdArgs): Promise<Result100> {
       planPtpAdd({ conf, netns: a.netns, ifName: a.ifName, ipam: ipamResult, view, hostVeth }),
     );
     const result = applied.plan.result;
+    undoKernel = async () => {
+      for (const f of await rollback(ports.kernel, undoOf(applied.plan.steps))) ports.warn(`rollback: ${f}`);
+    };
+    // Masquerading comes last, as the reference (§8.2 step 7); a failure undoes the veth too.
+    undoMasq = await addMasq(ports, conf, { ifName: a.ifName, cid: a.containerID }, (result.ips ?? []).map((ip) => ip.address));
     await fillMacs(ports.kernel, result.interfaces ?? []);
     return result;
   } catch (err) {
+    await undoMasq?.().catch((e: unknown) => ports.warn(`rollback: ${e instanceof Error ? e.message : String(e)}`));
+    await undoKernel?.();
     // Release the address on every failure path, the early ones included (ADD-6, §8.2 step 1).
     await ipam.del().catch((e: unknown) => ports.warn(`IPAM DEL after a failed ADD: ${e instanceof Error ? e.message : String(e)}`));
     throw err;
@@ -59,14 +72,24 @@ async function del(ports: PluginPorts, a: CmdArgs): Promise<void> {
   const conf = parsePtpConfig(a.config);
   // IPAM first, its errors propagate (§8.2 DEL, DEL-6); then the link, if anything is left.
   await ports.ipam(conf.ipamType, a).del();
-  if (a.netns !== "") await deleteContainerLink(ports.kernel, a.netns, a.ifName);
+  if (a.netns === "") return;
+  // The addresses the link has before it goes, for the masquerade teardown (§8.2 DEL step 4).
+  const masqIps = conf.ipMasq ? await linkMasqNets(ports.kernel, a.netns, a.ifName) : [];
+  await deleteContainerLink(ports.kernel, a.netns, a.ifName);
+  // Also when no address was found: the rules are found by name and hash (DEL-3).
+  await delMasq(ports, conf, { ifName: a.ifName, cid: a.containerID }, masqIps);
 }
 
 /**
  * What an ADD would do, for `cni plan`: reads the kernel and plans with `ipam` as IPAM's
- * answer (peeked, not reserved). Applies nothing.
+ * answer (peeked, not reserved), and the firewall transaction of its ipMasq (the backend
+ * chosen from what `ports.firewall` supports when unset). Applies nothing.
  */
-export async function planAdd(ports: Pick<PluginPorts, "kernel" | "random">, a: CmdArgs, ipam: (type: string) => Promise<Result100 | undefined>): Promise<PtpAddPlan> {
+export async function planAdd(
+  ports: Pick<PluginPorts, "kernel" | "random"> & { firewall?: Firewall },
+  a: CmdArgs,
+  ipam: (type: string) => Promise<Result100 | undefined>,
+): Promise<PtpAddPlan & { firewall: FirewallTx }> {
   const conf = parsePtpConfig(a.config);
   validateForAdd(conf);
   await requireNetns(ports.kernel, a.netns);
@@ -74,7 +97,8 @@ export async function planAdd(ports: Pick<PluginPorts, "kernel" | "random">, a: 
   const ipamResult = await ipam(conf.ipamType);
   if (ipamResult === undefined) throw new Error("no plugin name provided");
   const hostVeth = pickVethName(new Set(view.hostLinks.map((l) => l.name)), ports.random);
-  return planPtpAdd({ conf, netns: a.netns, ifName: a.ifName, ipam: ipamResult, view, hostVeth });
+  const plan = planPtpAdd({ conf, netns: a.netns, ifName: a.ifName, ipam: ipamResult, view, hostVeth });
+  return { ...plan, firewall: await planMasq(ports.firewall, conf, { ifName: a.ifName, cid: a.containerID }, (plan.result.ips ?? []).map((ip) => ip.address)) };
 }
 
 /** The ptp handlers over the given ports. */

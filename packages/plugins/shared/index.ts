@@ -5,3 +5,4 @@ export { cryptoBytes, randomVethName } from "./veth.ts";
 export type { RandomBytes } from "./veth.ts";
 export type { PlanStep } from "./steps.ts";
 export { opsOf, undoOf } from "./steps.ts";
+export { lazyLinuxFirewall } from "./lazy-firewall.ts";

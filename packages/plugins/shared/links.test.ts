@@ -8,6 +8,7 @@ import { ptpHandlers } from "../ptp/index.ts";
 import type { Ipam } from "./ipam.ts";
 import { linksNamed } from "./links.ts";
 import type { PluginPorts } from "./ports.ts";
+import { FakeFirewall } from "@tscni/firewall/fake";
 
 const NS = "/var/run/netns/ctr";
 
@@ -81,7 +82,7 @@ describe("a host veth name another link already has", () => {
       k.addNetns(NS);
       // The first random name is taken by a link the view does not read.
       k.applySync([{ op: "veth.add", ns: HOST, name: "veth01020304", peer: { name: "other", ns: HOST } }]);
-      const ports: PluginPorts = { kernel: k, ipam: memoryIpam, random: counting(), sleep: async () => {}, warn: () => {} };
+      const ports: PluginPorts = { kernel: k, firewall: new FakeFirewall(), ipam: memoryIpam, random: counting(), sleep: async () => {}, warn: () => {} };
       const result = (await handlers(ports).add!(args(plugin, extra))) as Result100;
       const hostVeth = result.interfaces?.find((i) => i.sandbox === undefined && i.name.startsWith("veth"))?.name;
       expect(hostVeth).toBeDefined();

@@ -1,11 +1,13 @@
 /**
- * The production wiring of {@link PluginPorts}: the Linux kernel driver, IPAM delegated
- * through CNI_PATH (in process when the IPAM type is this binary), crypto randomness.
+ * The production wiring of {@link PluginPorts}: the Linux kernel driver, the Linux
+ * firewall (loaded on first use), IPAM delegated through CNI_PATH (in process when the
+ * IPAM type is this binary), crypto randomness.
  * Only the binary's plugin entries import this file.
  */
 import type { PluginDefinition } from "@tscni/skel";
 import { createLinuxKernel } from "@tscni/kernel/linux";
 import { createNetlinkKernel } from "@tscni/kernel/netlink";
+import { lazyLinuxFirewall } from "./lazy-firewall.ts";
 import { delegatingIpam, invokeExec } from "./ipam.ts";
 import type { PluginPorts } from "./ports.ts";
 import { createTracer, memoryLine, tracedIpam, tracedKernel } from "./trace.ts";
@@ -33,6 +35,7 @@ export function realPorts(env: Readonly<Record<string, string | undefined>>, std
   if (trace !== undefined) process.once("exit", () => trace.mark(() => `exit, ${memoryLine()}`));
   return {
     kernel: trace === undefined ? kernel : tracedKernel(kernel, trace),
+    firewall: lazyLinuxFirewall(),
     ipam: trace === undefined ? ipam : tracedIpam(ipam, trace),
     random: cryptoBytes,
     sleep: (ms) => Bun.sleep(ms),

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HOST, renderBatch, type Kernel, type LinkInfo } from "@tscni/kernel";
+import { FakeFirewall } from "@tscni/firewall/fake";
 import { planNetwork } from "./_plan-network.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "tscni-plan-net-"));
@@ -67,6 +68,21 @@ describe("planNetwork", () => {
     const script = renderBatch(plan.ops);
     expect(script).toContain("route del 198.18.0.0/24 dev net1");
     expect(script).toContain("route add 198.18.0.3/32 dev veth01020304 scope host");
+  });
+
+  test.each(["bridge", "ptp"])("plans %s's ipMasq as a firewall transaction after the kernel operations, on the default backend for what works", async (type) => {
+    const { env } = setup(`masq-${type}`, [{ type, isGateway: true, ipMasq: true, ipam: { type: "host-local", dataDir: "DATA", ranges: [[{ subnet: "198.18.0.0/24" }]] } }]);
+    const nftOnly = new FakeFirewall({ support: { iptables: false } });
+    const plan = await planNetwork("web", "/var/run/netns/plan5", { env, kernel: readOnlyKernel(), random: counting(), firewall: nftOnly });
+    expect(plan.firewall.find((o) => o.op === "nft.rule.add" && o.chain === "masq_checks")).toMatchObject({ rule: "ip saddr 198.18.0.3 ip daddr != 198.18.0.0/24 masquerade" });
+    expect(nftOnly.transactions).toEqual([]);
+    const ipt = await planNetwork("web", "/var/run/netns/plan5", { env, kernel: readOnlyKernel(), random: counting(), firewall: new FakeFirewall() });
+    expect(ipt.firewall.map((o) => o.op)).toEqual(["ipt.chain.ensure", "ipt.rule.append", "ipt.rule.append", "ipt.rule.append"]);
+  });
+
+  test("plans no firewall change without ipMasq", async () => {
+    const { env } = setup("nomasq", [{ type: "bridge", ipam: { type: "host-local", dataDir: "DATA", ranges: [[{ subnet: "198.18.0.0/24" }]] } }]);
+    expect((await planNetwork("web", "/var/run/netns/plan6", { env, kernel: readOnlyKernel(), random: counting() })).firewall).toEqual([]);
   });
 
   test("fails with the plugin's own error for a conflict it can see", async () => {

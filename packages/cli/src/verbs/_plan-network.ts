@@ -1,13 +1,15 @@
 /**
  * `cni plan <network> <netns>`: what an ADD of the network would do to the kernel,
  * computed by the plugins' own planners on a read of the kernel, with the next IPAM
- * address peeked (not reserved). Nothing is changed: no link, no reservation, no file.
+ * address peeked (not reserved), and the firewall transaction of its ipMasq. Nothing is
+ * changed: no link, no rule, no reservation, no file.
  */
 import { resolve } from "node:path";
 import { loadNetwork } from "@tscni/config";
+import type { Firewall, FirewallTx } from "@tscni/firewall";
 import type { Kernel, KernelOp } from "@tscni/kernel";
 import { hostLocalHandlers } from "@tscni/plugins/host-local";
-import { cryptoBytes, opsOf, toCurrent, type PlanStep, type RandomBytes } from "@tscni/plugins/shared";
+import { cryptoBytes, lazyLinuxFirewall, opsOf, toCurrent, type PlanStep, type RandomBytes } from "@tscni/plugins/shared";
 import { buildRequest } from "@tscni/runtime";
 import type { CmdArgs } from "@tscni/skel";
 import type { Result100 } from "@tscni/spec";
@@ -15,7 +17,11 @@ import { DEFAULT_NET_DIR, cnitoolContainerID } from "./_cnitool.ts";
 import { PeekStore } from "./_peek-store.ts";
 
 /** A plugin that can say what its ADD would do. */
-type Planner = (ports: { kernel: Kernel; random: RandomBytes }, a: CmdArgs, ipam: (type: string) => Promise<Result100 | undefined>) => Promise<{ steps: PlanStep[] }>;
+type Planner = (
+  ports: { kernel: Kernel; random: RandomBytes; firewall?: Firewall },
+  a: CmdArgs,
+  ipam: (type: string) => Promise<Result100 | undefined>,
+) => Promise<{ steps: PlanStep[]; firewall: FirewallTx }>;
 
 /** The plugins `cni plan` can plan, loaded on use. */
 const PLANNERS: Readonly<Record<string, () => Promise<Planner>>> = {
@@ -26,6 +32,8 @@ const PLANNERS: Readonly<Record<string, () => Promise<Planner>>> = {
 /** A network's plan: the operations and notes about what was not planned. */
 export interface NetworkPlan {
   ops: KernelOp[];
+  /** The firewall changes (ipMasq), applied after the kernel operations. */
+  firewall: FirewallTx;
   notes: string[];
 }
 
@@ -35,6 +43,8 @@ export interface NetworkPlanOptions {
   ifName?: string;
   kernel?: Kernel;
   random?: RandomBytes;
+  /** What picks an unset ipMasqBackend (H-3): the real firewall's support, read only. */
+  firewall?: Firewall;
 }
 
 /** The next host-local addresses for the attachment, from a read-only view of its data dir. */
@@ -50,8 +60,9 @@ export async function planNetwork(netName: string, netns: string, opts: NetworkP
   const absNetns = resolve(netns);
   const rt = { containerID: cnitoolContainerID(absNetns), netns: absNetns, ifName: opts.ifName || opts.env.CNI_IFNAME || "eth0" };
   const kernel = opts.kernel ?? (await import("@tscni/kernel/linux")).createLinuxKernel();
-  const ports = { kernel, random: opts.random ?? cryptoBytes };
+  const ports = { kernel, random: opts.random ?? cryptoBytes, firewall: opts.firewall ?? lazyLinuxFirewall() };
   const ops: KernelOp[] = [];
+  const firewall: FirewallTx[number][] = [];
   const notes: string[] = [];
   for (const plugin of list.plugins) {
     const type = plugin.network.type;
@@ -72,7 +83,8 @@ export async function planNetwork(netName: string, netns: string, opts: NetworkP
     };
     const planned = await (await load())(ports, a, (ipamType) => peekIpam(ipamType, a));
     ops.push(...opsOf(planned.steps));
+    firewall.push(...planned.firewall);
     notes.unshift(`${type}: ADD of ${rt.ifName} in ${absNetns} (container ID ${rt.containerID})`);
   }
-  return { ops, notes };
+  return { ops, firewall, notes };
 }

@@ -7,6 +7,7 @@
  */
 import { KernelError, parseKernelBatch, renderBatch, type KernelBatch } from "@tscni/kernel";
 import type { CommandIO, Verb } from "../io.ts";
+import { renderTx, type FirewallTx } from "@tscni/firewall";
 
 /** The command line of `cni plan`, parsed. */
 export interface PlanArgs {
@@ -21,7 +22,7 @@ export interface PlanArgs {
 }
 
 /** Where a plan's batch comes from: resolves to the batch, or to an error message. */
-export type PlanSource = (io: CommandIO) => Promise<{ batch: KernelBatch; notes?: string[] } | { error: string }>;
+export type PlanSource = (io: CommandIO) => Promise<{ batch: KernelBatch; notes?: string[]; firewall?: FirewallTx } | { error: string }>;
 
 const HELP = `usage: cni plan [--batch FILE] [--host-ref PATH]
        cni plan [-i IFNAME] [--host-ref PATH] <network> <netns>
@@ -29,7 +30,8 @@ const HELP = `usage: cni plan [--batch FILE] [--host-ref PATH]
 Print a batch of kernel operations as the iproute2 script the driver would run, one
 block per namespace run, without touching the kernel. With a network (from NETCONFPATH,
 default /etc/cni/net.d) and a namespace path: the operations an ADD would make, from a
-read of the kernel and the next host-local address (peeked, not reserved).
+read of the kernel and the next host-local address (peeked, not reserved), then the
+firewall changes (ipMasq) as iptables/nft commands.
 
   --batch FILE     a JSON array of kernel operations ("-" or no option: stdin)
   -i, --ifname     the container interface of a network plan (default $CNI_IFNAME, else eth0)
@@ -92,7 +94,7 @@ export function networkSource(network: string, netns: string, ifName?: string): 
     const { planNetwork } = await import("./_plan-network.ts");
     try {
       const plan = await planNetwork(network, netns, { env: io.env, ...(ifName !== undefined ? { ifName } : {}) });
-      return { batch: plan.ops, notes: plan.notes };
+      return { batch: plan.ops, notes: plan.notes, firewall: plan.firewall };
     } catch (e) {
       return { error: e instanceof Error ? e.message : String(e) };
     }
@@ -114,6 +116,8 @@ async function run(io: CommandIO): Promise<number> {
   for (const note of got.notes ?? []) io.stdout(`# ${note}\n`);
   try {
     io.stdout(renderBatch(got.batch, typeof args === "string" || args.hostRef === undefined ? {} : { hostRef: args.hostRef }));
+    // Firewall changes come after the kernel's, as the plugins apply them (§8.1 step 9).
+    if (got.firewall !== undefined && got.firewall.length > 0) io.stdout(`# firewall\n${renderTx(got.firewall).join("\n")}\n`);
   } catch (e) {
     if (!(e instanceof KernelError)) throw e;
     io.stderr(`cni plan: op ${e.opIndex ?? "?"}: ${e.message}\n`);

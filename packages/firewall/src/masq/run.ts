@@ -1,0 +1,61 @@
+/**
+ * ipMasq on the Firewall port (SPEC H-3): choose the backend, apply the setup as one
+ * transaction, and tear down on both backends, failing only for a backend that works
+ * here (TeardownIPMasqForNetworks), so a DEL on a node without nft succeeds.
+ */
+import type { IPNet } from "@tscni/spec/ipnet";
+import type { Firewall } from "../firewall.ts";
+import { defaultMasqBackend, MASQ_BACKENDS, planMasqSetup, planMasqTeardown, type MasqBackend } from "./plan.ts";
+
+/** One attachment's identity in masquerade rules. */
+export interface MasqAttachment {
+  /** The network name (`name` of the config). */
+  net: string;
+  ifName: string;
+  cid: string;
+}
+
+/** The backend to use: the configured one, else the default for what works here. */
+export async function chooseMasqBackend(fw: Firewall, configured: MasqBackend | undefined): Promise<MasqBackend> {
+  return configured ?? defaultMasqBackend(await fw.support());
+}
+
+/**
+ * Masquerades traffic from `ips`; returns the backend used, which a later rollback
+ * passes to {@link undoMasq}. When the setup fails (one family's rules may have gone in
+ * before another family failed), what it made is removed before the error is rethrown;
+ * a failure of that cleanup goes to `warn`, never masking the original error.
+ */
+export async function setupMasq(fw: Firewall, configured: MasqBackend | undefined, ips: readonly IPNet[], a: MasqAttachment, warn: (msg: string) => void = () => {}): Promise<MasqBackend> {
+  const backend = await chooseMasqBackend(fw, configured);
+  try {
+    await fw.apply(planMasqSetup(backend, ips, a.net, a.ifName, a.cid));
+  } catch (err) {
+    await undoMasq(fw, backend, ips, a).catch((e: unknown) => warn(`rollback: ${e instanceof Error ? e.message : String(e)}`));
+    throw err;
+  }
+  return backend;
+}
+
+/** Removes what {@link setupMasq} made on `backend` (rollback of a failed ADD). */
+export async function undoMasq(fw: Firewall, backend: MasqBackend, ips: readonly IPNet[], a: MasqAttachment): Promise<void> {
+  await fw.apply(planMasqTeardown(backend, ips, a.net, a.ifName, a.cid));
+}
+
+/**
+ * Tears down on both backends: the attachment may have been made by another release or
+ * with another `ipMasqBackend`. A backend's failure counts only when that backend works
+ * here; the failures are joined by newlines, as the reference joins them.
+ */
+export async function teardownMasq(fw: Firewall, ips: readonly IPNet[], a: MasqAttachment): Promise<void> {
+  const errors: string[] = [];
+  for (const backend of MASQ_BACKENDS) {
+    try {
+      await fw.apply(planMasqTeardown(backend, ips, a.net, a.ifName, a.cid));
+    } catch (err) {
+      // Asked only after a failure: DEL's usual path pays for no probe.
+      if ((await fw.support())[backend]) errors.push(err instanceof Error ? err.message : String(err));
+    }
+  }
+  if (errors.length > 0) throw new Error(errors.join("\n"));
+}

@@ -1,0 +1,81 @@
+/**
+ * A transaction's iptables operations of one family, plus the tables as read, turned into
+ * the exact `iptables-restore --noflush` input that makes the difference: one `*table` ...
+ * `COMMIT` block per table touched (each block is atomic in the kernel). Only what changes
+ * is written: with --noflush a `:CHAIN` line flushes an existing chain, and a `-D` of a
+ * missing rule fails the whole block, so both are written only when the read says so.
+ */
+import { BUILTIN_CHAINS, isBuiltinChain, jumpTarget } from "./builtins.ts";
+import type { IptChainState } from "./firewall.ts";
+import { formatIptRule } from "./ipt-tokens.ts";
+import type { Family, IptablesOp, IptRule, IptTable } from "./ops.ts";
+
+/** The tables of one family as read before the change (chain name -> rules). */
+export type IptReads = (table: IptTable) => readonly IptChainState[];
+
+const same = (a: IptRule, b: IptRule): boolean => a.length === b.length && a.every((t, i) => t === b[i]);
+
+/** The tables a family's operations touch, in first-use order (what must be read). */
+export function iptTablesOf(ops: readonly IptablesOp[], family: Family): IptTable[] {
+  return [...new Set(ops.filter((o) => o.family === family).map((o) => o.table))];
+}
+
+/**
+ * The restore input for `family`'s operations in `ops`, or undefined when nothing
+ * changes (then no restore runs at all: no work when there is nothing to do).
+ */
+export function renderIptRestore(ops: readonly IptablesOp[], family: Family, reads: IptReads): string | undefined {
+  const blocks: string[] = [];
+  for (const table of iptTablesOf(ops, family)) {
+    const chains = new Map(reads(table).map((c) => [c.name, c.rules.map((r) => [...r])]));
+    // Built-in chains exist even when a read missed them (a table the kernel loads on first use).
+    for (const name of BUILTIN_CHAINS[table]) if (!chains.has(name)) chains.set(name, []);
+    const lines: string[] = [];
+    for (const op of ops) if (op.family === family && op.table === table) lines.push(...opLines(op, chains));
+    if (lines.length > 0) blocks.push(`*${table}`, ...lines, "COMMIT");
+  }
+  return blocks.length === 0 ? undefined : `${blocks.join("\n")}\n`;
+}
+
+/** The lines one operation needs, updating `chains` (the simulated table) as the kernel will. */
+function opLines(op: IptablesOp, chains: Map<string, IptRule[]>): string[] {
+  const rules = chains.get(op.chain);
+  switch (op.op) {
+    case "ipt.chain.ensure":
+      if (rules !== undefined || isBuiltinChain(op.table, op.chain)) return [];
+      chains.set(op.chain, []);
+      return [`:${op.chain} - [0:0]`];
+    case "ipt.chain.flush":
+      if (rules === undefined || rules.length === 0) return [];
+      chains.set(op.chain, []);
+      return [`-F ${op.chain}`];
+    case "ipt.chain.remove": {
+      if (rules === undefined) return [];
+      const out: string[] = [];
+      // Every jump to the chain goes first, one -D per copy (the kernel refuses -X while referenced).
+      for (const [name, list] of chains) {
+        if (name === op.chain) continue;
+        for (const r of list) if (jumpTarget(r) === op.chain) out.push(`-D ${name} ${formatIptRule(r)}`);
+        chains.set(name, list.filter((r) => jumpTarget(r) !== op.chain));
+      }
+      if (rules.length > 0) out.push(`-F ${op.chain}`);
+      out.push(`-X ${op.chain}`);
+      chains.delete(op.chain);
+      return out;
+    }
+    case "ipt.rule.append":
+    case "ipt.rule.insert": {
+      if (rules?.some((r) => same(r, op.rule))) return [];
+      // A missing chain is written anyway: the kernel refuses it and the block fails whole.
+      if (op.op === "ipt.rule.append") rules?.push([...op.rule]);
+      else rules?.unshift([...op.rule]);
+      return [op.op === "ipt.rule.append" ? `-A ${op.chain} ${formatIptRule(op.rule)}` : `-I ${op.chain} 1 ${formatIptRule(op.rule)}`];
+    }
+    case "ipt.rule.delete": {
+      if (rules === undefined) return [];
+      const copies = rules.filter((r) => same(r, op.rule)).length;
+      chains.set(op.chain, rules.filter((r) => !same(r, op.rule)));
+      return Array.from({ length: copies }, () => `-D ${op.chain} ${formatIptRule(op.rule)}`);
+    }
+  }
+}

@@ -1,0 +1,17 @@
+/**
+ * The real Firewall, loaded on first use: a bridge or ptp call without `ipMasq` never
+ * imports the netfilter backends (CONVENTIONS item 9, a lean plugin path).
+ */
+import type { Firewall } from "@tscni/firewall";
+
+/** A {@link Firewall} that imports and creates `@tscni/firewall/linux` when first called. */
+export function lazyLinuxFirewall(): Firewall {
+  let real: Promise<Firewall> | undefined;
+  const get = (): Promise<Firewall> => (real ??= import("@tscni/firewall/linux").then((m) => m.createLinuxFirewall()));
+  return {
+    support: async () => (await get()).support(),
+    apply: async (tx) => (await get()).apply(tx),
+    iptables: async (family, table) => (await get()).iptables(family, table),
+    nftTable: async (family, table) => (await get()).nftTable(family, table),
+  };
+}
