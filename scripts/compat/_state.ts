@@ -1,7 +1,7 @@
 /**
  * The kernel state a plugin call leaves behind, read the same way on both sides of a twin
  * and reduced to what must be equal: links (kind, mtu, state, flags, master, hairpin,
- * VLAN filtering), addresses, main-table routes of both families, the sysctls the
+ * VLAN filtering), addresses (with the IPv4 broadcast netlink's AddrAdd sets), main-table routes of both families, the sysctls the
  * plugins write, and the host-local store (file names and contents).
  */
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
@@ -23,7 +23,7 @@ interface IpLink {
 
 interface IpAddr {
   ifname: string;
-  addr_info?: { family: string; local: string; prefixlen: number; scope?: string; noprefixroute?: boolean }[];
+  addr_info?: { family: string; local: string; prefixlen: number; broadcast?: string; scope?: string; noprefixroute?: boolean }[];
 }
 
 interface IpRoute {
@@ -69,7 +69,7 @@ async function links(s: SideCtx, ns: string): Promise<unknown[]> {
 async function addresses(s: SideCtx, ns: string): Promise<string[]> {
   const as = await ipJson<IpAddr>(ns, ["addr", "show"]);
   return as
-    .flatMap((l) => (l.addr_info ?? []).map((a) => `${normalizeText(s, l.ifname)} ${normalizeText(s, `${a.local}/${a.prefixlen}`)} ${a.scope ?? ""}${a.noprefixroute ? " noprefixroute" : ""}`))
+    .flatMap((l) => (l.addr_info ?? []).map((a) => `${normalizeText(s, l.ifname)} ${normalizeText(s, `${a.local}/${a.prefixlen}`)}${a.broadcast ? ` brd ${normalizeText(s, a.broadcast)}` : ""} ${a.scope ?? ""}${a.noprefixroute ? " noprefixroute" : ""}`))
     .sort();
 }
 

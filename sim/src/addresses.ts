@@ -2,7 +2,7 @@
  * `addr.add` / `addr.del`. An address on an up link brings its prefix route
  * (connected.ts). Duplicates are `exists` (IPv4: same address and prefix; IPv6: same
  * address), a missing address is `not-found`, IPv6 on a link with `disable_ipv6=1` is
- * refused. Simplification: deleting a primary IPv4 address promotes the next one of the
+ * refused; an IPv4 address keeps the `broadcast` it was given. Simplification: deleting a primary IPv4 address promotes the next one of the
  * subnet (as with `promote_secondaries=1`) instead of deleting the secondaries.
  */
 import { KernelError, type AddrOp, type RouteScope } from "@tscni/kernel";
@@ -46,7 +46,10 @@ export function applyAddr(world: World, op: AddrOp): void {
     throw new KernelError("invalid", `cannot add "${op.cidr}" to "${op.dev}": IPv6 is disabled on it`);
   }
   if (ns.addrs.some(same)) throw new KernelError("exists", `address "${op.cidr}" already exists on "${op.dev}"`);
-  const addr = { link: link.index, cidr, scope: op.scope ?? defaultScope(cidr), noprefixroute: op.noprefixroute ?? false };
+  // iproute2 reads `broadcast` in the address's family; IPv6 has no broadcast, the kernel ignores it.
+  const brd = op.broadcast === undefined ? undefined : parseAddr(op.broadcast);
+  if (op.broadcast !== undefined && brd?.family !== cidr.ip.family) throw new KernelError("invalid", `invalid broadcast address "${op.broadcast}"`);
+  const addr = { link: link.index, cidr, scope: op.scope ?? defaultScope(cidr), noprefixroute: op.noprefixroute ?? false, ...(brd?.family === 4 && { broadcast: brd }) };
   ns.addrs.push(addr);
   addPrefixRoute(ns, link, addr);
 }

@@ -57,7 +57,8 @@ const op: fc.Arbitrary<KernelOp> = fc.oneof(
     dev: name, // not lo: the fake adds no IPv6 prefix route on lo
     cidr: fc.constantFrom("198.18.0.1/24", "198.18.0.2/24", "198.18.1.1/24", "2001:db8::1/64", "2001:db8::2/64"),
     nodad: fc.constant(true),
-  }),
+    broadcast: opt(fc.constantFrom("198.18.0.255", "198.18.1.255")),
+  }).map(({ broadcast, ...o }) => (o.cidr.includes(":") || broadcast === undefined ? o : { ...o, broadcast })),
   fc.oneof(
     fc.record({
       op: fc.constantFrom("route.add" as const, "route.del" as const),
@@ -122,7 +123,7 @@ async function observe(k: Kernel, n: Netns) {
   const byName = await Promise.all(["lo", ...names, "br1", "nope"].map(async (name) => ({ name, link: mapOpt(await k.link(n, name), seen) })));
   const addrs = (await k.addresses(n))
     .filter((a) => !isLinkLocal(a.cidr))
-    .map((a) => `${a.dev} ${a.cidr} ${a.scope}`)
+    .map((a) => `${a.dev} ${a.cidr} ${a.scope} brd ${a.broadcast ?? "-"}`)
     .sort();
   const routes = (await k.routes(n))
     .filter((r) => !isLinkLocal(r.dst) && (r.table === undefined || r.table === 254))

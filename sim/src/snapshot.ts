@@ -48,7 +48,7 @@ export function addrInfos(ns: NsState, dev?: string): AddrInfo[] {
   return ns.addrs
     .map((a, order) => ({ a, order }))
     .sort((x, y) => x.a.link - y.a.link || x.a.cidr.ip.family - y.a.cidr.ip.family || x.order - y.order)
-    .map(({ a }) => ({ dev: ns.links.get(a.link)?.name ?? "?", cidr: formatPrefix(a.cidr), family: a.cidr.ip.family, scope: a.scope }))
+    .map(({ a }) => ({ dev: ns.links.get(a.link)?.name ?? "?", cidr: formatPrefix(a.cidr), family: a.cidr.ip.family, scope: a.scope, ...(a.broadcast && { broadcast: formatAddr(a.broadcast) }) }))
     .filter((a) => dev === undefined || a.dev === dev);
 }
 

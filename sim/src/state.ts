@@ -46,6 +46,8 @@ export interface Addr {
   cidr: IPNet;
   scope: RouteScope;
   noprefixroute: boolean;
+  /** IPv4: the broadcast address `addr.add` gave. */
+  broadcast?: IP;
 }
 
 /** A route of the main table (or `table`). `dev` is a link index. */

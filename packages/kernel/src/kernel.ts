@@ -38,6 +38,8 @@ export interface AddrInfo {
   cidr: string;
   family: 4 | 6;
   scope: RouteScope | string;
+  /** IPv4: the broadcast address, when the address has one. */
+  broadcast?: string;
   /** IPv6 DAD state. */
   tentative?: boolean;
   dadfailed?: boolean;

@@ -124,6 +124,7 @@ export function renderOp(op: KernelOp, hostRef: string): OpLine {
       if (op.scope !== undefined) w.push("scope", tok(op.scope));
       if (op.op === "addr.add" && op.nodad === true) w.push("nodad");
       if (op.op === "addr.add" && op.noprefixroute === true) w.push("noprefixroute");
+      if (op.op === "addr.add" && op.broadcast !== undefined) w.push("broadcast", tok(op.broadcast));
       return { tool: "ip", line: w.join(" ") };
     }
     case "route.add":

@@ -103,6 +103,11 @@ export interface AddrOp {
   cidr: string;
   /** IPv6: skip duplicate address detection. */
   nodad?: boolean;
+  /**
+   * `addr.add`, IPv4 only: the broadcast address (`IFA_BROADCAST`). The kernel sets none
+   * by itself; the reference's netlink AddrAdd sends the subnet's last address below /31.
+   */
+  broadcast?: string;
   /** Do not add the automatic prefix route. */
   noprefixroute?: boolean;
   scope?: RouteScope;

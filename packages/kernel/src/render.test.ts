@@ -60,6 +60,7 @@ describe("renderOp", () => {
 
   test("addr ops keep host bits and add nodad and noprefixroute only on add", () => {
     expect(line({ op: "addr.add", ns: C, dev: "eth0", cidr: "198.18.0.5/24", nodad: true })).toBe("addr add 198.18.0.5/24 dev eth0 nodad");
+    expect(line({ op: "addr.add", ns: C, dev: "eth0", cidr: "198.18.0.5/24", broadcast: "198.18.0.255" })).toBe("addr add 198.18.0.5/24 dev eth0 broadcast 198.18.0.255");
     expect(line({ op: "addr.add", ns: C, dev: "eth0", cidr: "2001:db8::5/64", scope: "global", noprefixroute: true })).toBe(
       "addr add 2001:db8::5/64 dev eth0 scope global noprefixroute",
     );

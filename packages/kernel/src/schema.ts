@@ -103,6 +103,7 @@ const AddrOpSchema = v.strictObject({
   nodad: v.optional(v.boolean()),
   noprefixroute: v.optional(v.boolean()),
   scope: v.optional(scope),
+  broadcast: v.optional(ip),
 });
 const RouteOpSchema = v.strictObject({
   op: v.picklist(["route.add", "route.del"]),

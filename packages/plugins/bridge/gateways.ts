@@ -6,7 +6,7 @@
 import type { AddrInfo, Netns } from "@tscni/kernel";
 import type { IPConfig100, Route } from "@tscni/spec";
 import { type IPNet, contains, familyPrefix, formatAddr, formatPrefix, networkAddress, nextIP, parseAddr, parsePrefix } from "@tscni/spec/ipnet";
-import { canonicalCidr, defaultDst } from "../shared/ip.ts";
+import { broadcastOf, canonicalCidr, defaultDst } from "../shared/ip.ts";
 import { keep, type PlanStep } from "../shared/steps.ts";
 
 /** The gateways to put on the bridge, per family, each with its IP's prefix. */
@@ -85,7 +85,7 @@ export function ensureAddrSteps(dev: GatewayDev, gw: IPNet, forceAddress: boolea
       dev.addrs = dev.addrs.filter((x) => x !== a);
     }
   }
-  steps.push(keep({ op: "addr.add", ns: dev.ns, dev: dev.name, cidr: want }));
-  dev.addrs = [...dev.addrs, { dev: dev.name, cidr: want, family: gw.ip.family, scope: "global" }];
+  steps.push(keep({ op: "addr.add", ns: dev.ns, dev: dev.name, cidr: want, ...broadcastOf(gw) }));
+  dev.addrs = [...dev.addrs, { dev: dev.name, cidr: want, family: gw.ip.family, scope: "global", ...broadcastOf(gw) }];
   return steps;
 }

@@ -82,6 +82,7 @@ export function planPtpAdd(input: PtpAddInput): PtpAddPlan {
   steps.push(...routeSteps(target, result.routes ?? [], familyGateways(ips)));
   const planned = new Set(view.hostRoutes);
   for (const ip of ips) {
+    // A /32 (or /128): netlink's AddrAdd gives it no broadcast, so neither do we.
     steps.push(keep({ op: "addr.add", ns: HOST, dev: hostVeth, cidr: hostCidr(ip.gateway!), ...(ip.cidr.ip.family === 6 ? { nodad: true } : {}) }));
     const route = hostCidr(ip.cidr.ip);
     if (planned.has(route)) continue;

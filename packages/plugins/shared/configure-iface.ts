@@ -8,7 +8,7 @@
 import type { Netns, RouteScope } from "@tscni/kernel";
 import type { Result100, Route } from "@tscni/spec";
 import { type IP, type IPNet, formatAddr, formatPrefix, parseAddr, parsePrefix } from "@tscni/spec/ipnet";
-import { subnetText } from "./ip.ts";
+import { broadcastOf, subnetText } from "./ip.ts";
 import { ifKey, sysctlSet } from "./sysctl.ts";
 import { keep, type PlanStep } from "./steps.ts";
 
@@ -73,7 +73,7 @@ export function addressSteps(t: IfaceTarget, ips: readonly IfaceIp[]): PlanStep[
       steps.push(keep(sysctlSet(t.netns, ifKey("ipv6", t.ifName, "keep_addr_on_down"), "1")));
     }
     const nodad = ip.cidr.ip.family === 6 && t.nodad === true ? { nodad: true } : {};
-    steps.push(keep({ op: "addr.add", ns: t.netns, dev: t.ifName, cidr: formatPrefix(ip.cidr), ...nodad }));
+    steps.push(keep({ op: "addr.add", ns: t.netns, dev: t.ifName, cidr: formatPrefix(ip.cidr), ...nodad, ...broadcastOf(ip.cidr) }));
   }
   return steps;
 }

@@ -1,11 +1,19 @@
 import { describe, expect, test } from "bun:test";
 import { parseAddr, parsePrefix } from "@tscni/spec/ipnet";
-import { canonicalCidr, canonicalIp, defaultDst, hostCidr, subnetText } from "./ip.ts";
+import { broadcastOf, canonicalCidr, canonicalIp, defaultDst, hostCidr, subnetText } from "./ip.ts";
 
 describe("plugin IP text", () => {
   test("subnetText clears the host bits", () => {
     expect(subnetText(parsePrefix("198.18.3.77/22")!)).toBe("198.18.0.0/22");
     expect(subnetText(parsePrefix("2001:db8:1::7/64")!)).toBe("2001:db8:1::/64");
+  });
+
+  test("broadcastOf is the subnet's last address for IPv4 below /31, as netlink's AddrAdd sets it, and nothing else", () => {
+    expect(broadcastOf(parsePrefix("198.18.3.77/22")!)).toEqual({ broadcast: "198.18.3.255" });
+    expect(broadcastOf(parsePrefix("198.18.0.1/30")!)).toEqual({ broadcast: "198.18.0.3" });
+    expect(broadcastOf(parsePrefix("198.18.0.0/31")!)).toEqual({});
+    expect(broadcastOf(parsePrefix("198.18.0.1/32")!)).toEqual({});
+    expect(broadcastOf(parsePrefix("2001:db8::5/64")!)).toEqual({});
   });
 
   test("hostCidr is the /32 or /128 of an address", () => {

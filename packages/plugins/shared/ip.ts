@@ -4,7 +4,7 @@
  * so they use the netip reading (`parseAddr`, `parsePrefix`); results are canonical Go
  * text already, where both readings agree.
  */
-import { type Family, type IP, type IPNet, formatAddr, formatPrefix, hostNet, network, parseAddr, parsePrefix } from "@tscni/spec/ipnet";
+import { type Family, type IP, type IPNet, familyPrefix, formatAddr, formatPrefix, hostNet, lastAddress, network, parseAddr, parsePrefix } from "@tscni/spec/ipnet";
 
 /** The subnet of a CIDR in canonical form, e.g. `198.18.0.0/24` for `198.18.0.5/24`. */
 export function subnetText(net: IPNet): string {
@@ -31,4 +31,12 @@ export function canonicalCidr(text: string): string {
 /** The default route destination of a family: `0.0.0.0/0` or `::/0`. */
 export function defaultDst(family: Family): string {
   return family === 4 ? "0.0.0.0/0" : "::/0";
+}
+
+/**
+ * The broadcast an IPv4 address gets from the reference's netlink AddrAdd: the subnet's
+ * last address below /31 (RFC 3021 leaves /31 and /32 without one), none for IPv6.
+ */
+export function broadcastOf(net: IPNet): { broadcast: string } | Record<string, never> {
+  return net.ip.family === 4 && familyPrefix(net) < 31 ? { broadcast: formatAddr(lastAddress(net)) } : {};
 }

@@ -66,6 +66,8 @@ export function parseAddrs(text: string): AddrInfo[] {
       const len = num(a.prefixlen);
       if ((family !== "inet" && family !== "inet6") || local === undefined || len === undefined) continue;
       const addr: AddrInfo = { dev, cidr: `${local}/${len}`, family: family === "inet" ? 4 : 6, scope: str(a.scope) ?? "global" };
+      const brd = str(a.broadcast);
+      if (brd !== undefined) addr.broadcast = brd;
       if (a.tentative === true) addr.tentative = true;
       if (a.dadfailed === true) addr.dadfailed = true;
       out.push(addr);

@@ -118,6 +118,8 @@ export const IFF_PROMISC = 0x100;
 export const IFA_ADDRESS = 1;
 /** `IFA_LOCAL`. */
 export const IFA_LOCAL = 2;
+/** `IFA_BROADCAST`. */
+export const IFA_BROADCAST = 4;
 /** `IFA_FLAGS`. */
 export const IFA_FLAGS = 8;
 /** `IFA_F_NODAD`. */

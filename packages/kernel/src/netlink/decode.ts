@@ -112,6 +112,8 @@ export function decodeAddrs(payloads: readonly DataView[], links: readonly RawLi
     const index = p.getUint32(4, true);
     const flags = attrU(a.get(K.IFA_FLAGS)) ?? p.getUint8(2);
     const addr: AddrInfo = { dev: "", cidr: `${ipText(attrBytes(local))}/${p.getUint8(1)}`, family: family === K.AF_INET ? 4 : 6, scope: scopeName(p.getUint8(3)) };
+    const brd = a.get(K.IFA_BROADCAST);
+    if (brd !== undefined) addr.broadcast = ipText(attrBytes(brd));
     if ((flags & K.IFA_F_TENTATIVE) !== 0) addr.tentative = true;
     if ((flags & K.IFA_F_DADFAILED) !== 0) addr.dadfailed = true;
     const list = byIndex.get(index) ?? [];

@@ -40,6 +40,7 @@ const op: fc.Arbitrary<KernelOp> = fc.oneof(
       cidr: fc.constantFrom("198.18.0.1/24", "198.18.0.2/24", "198.18.0.3/32", "127.0.0.2/8", "2001:db8::1/64", "2001:db8::2/64"),
       noprefixroute: opt(fc.boolean()),
       scope: opt(fc.constantFrom("global" as const, "link" as const, "host" as const)),
+      broadcast: opt(fc.constantFrom("198.18.0.255", "2001:db8::ff")),
     })
     // No DAD, so no timing in the state; `nodad` on IPv4 makes `ip` print a warning that
     // the iproute2 driver would then quote as the reason of a later failure.

@@ -206,6 +206,8 @@ export function encodeOp(op: Exclude<KernelOp, { op: "sysctl.set" }>, ctx: Encod
     case "addr.del": {
       const add = op.op === "addr.add";
       const c = prefix(op.cidr);
+      // Read before the device, as `ip` reads every argument before it looks the device up.
+      const brd = add && op.broadcast !== undefined ? address(op.broadcast, c.family) : undefined;
       const index = ctx.index(op.dev);
       let flags = 0;
       if (add && op.nodad === true) flags |= K.IFA_F_NODAD;
@@ -221,6 +223,7 @@ export function encodeOp(op: Exclude<KernelOp, { op: "sysctl.set" }>, ctx: Encod
       });
       m.bytes(K.IFA_LOCAL, c.bytes).bytes(K.IFA_ADDRESS, c.bytes);
       if (flags > 0xff) m.u32(K.IFA_FLAGS, flags);
+      if (brd !== undefined) m.bytes(K.IFA_BROADCAST, brd);
       return m;
     }
     case "route.add":
