@@ -147,6 +147,33 @@ describe.skipIf(!root).each(["nft", "legacy"] as IptablesVariant[])("the Linux f
     await fw.apply([{ op: "nft.table.remove", ...T }]);
   });
 
+  test("a chain another process creates between our read and our write is not flushed", async () => {
+    const shared: FirewallOp[] = [
+      { op: "ipt.chain.ensure", family: 4, table: "nat", chain: "CNI-HOSTPORT-DNAT" },
+      { op: "ipt.rule.append", family: 4, table: "nat", chain: "CNI-HOSTPORT-DNAT", rule: ["-p", "tcp", "-m", "tcp", "--dport", "8080", "-j", "ACCEPT"] },
+    ];
+    let raced = false;
+    const racing = await createLinuxFirewall({
+      netns: ns?.path ?? "",
+      path,
+      wrapExec: (exec) => (argv, stdin) => {
+        if (!raced && argv[0]?.endsWith("iptables-restore")) {
+          raced = true; // another container's ADD makes the shared chain first
+          ipt("-t", "nat", "-N", "CNI-HOSTPORT-DNAT");
+          ipt("-t", "nat", "-A", "CNI-HOSTPORT-DNAT", "-p", "udp", "-m", "udp", "--dport", "53", "-j", "ACCEPT");
+        }
+        return exec(argv, stdin);
+      },
+    });
+    await racing.apply(shared);
+    expect(raced).toBe(true);
+    expect((await fw.iptables(4, "nat"))?.find((c) => c.name === "CNI-HOSTPORT-DNAT")?.rules).toEqual([
+      ["-p", "udp", "-m", "udp", "--dport", "53", "-j", "ACCEPT"],
+      ["-p", "tcp", "-m", "tcp", "--dport", "8080", "-j", "ACCEPT"],
+    ]);
+    await fw.apply([{ op: "ipt.chain.remove", family: 4, table: "nat", chain: "CNI-HOSTPORT-DNAT" }]);
+  });
+
   test("a failing restore leaves nothing of its table (restore atomicity)", async () => {
     const before = await snapshot(fw);
     const err = await failure(fw.apply([...masqAdd().filter((o) => o.family === 4), { op: "ipt.rule.append", family: 4, table: "nat", chain: "CNI-NOPE", rule: ["-j", "ACCEPT"] }]));
