@@ -47,3 +47,4 @@ export { nftComment, nftTablesOf, renderNftScript } from "./render-nft.ts";
 export type { NftReads } from "./render-nft.ts";
 export { renderOpLine, renderTx } from "./render-plan.ts";
 export { backendWorks, defaultBackend } from "./backend.ts";
+export { canonicalIptRule } from "./ipt-canonical.ts";
