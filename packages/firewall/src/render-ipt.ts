@@ -2,11 +2,13 @@
  * A transaction's iptables operations of one family, plus the tables as read, turned into
  * the exact `iptables-restore --noflush` input that makes the difference: one `*table` ...
  * `COMMIT` block per table touched (each block is atomic in the kernel). Only what changes
- * is written: with --noflush a `:CHAIN` line flushes an existing chain, and a `-D` of a
- * missing rule fails the whole block, so both are written only when the read says so.
+ * is written. A chain is created with `-N`, not `:CHAIN - [0:0]`: with --noflush a `:` line
+ * silently flushes a chain that someone else created since our read, where `-N` fails the
+ * block ("Chain already exists") and the backend reads again and retries. Likewise a `-D`
+ * of a rule that is gone fails the block rather than deleting something else.
  */
 import { BUILTIN_CHAINS, isBuiltinChain, jumpTarget } from "./builtins.ts";
-import type { IptChainState } from "./firewall.ts";
+import { FirewallError, type IptChainState } from "./firewall.ts";
 import { formatIptRule } from "./ipt-tokens.ts";
 import type { Family, IptablesOp, IptRule, IptTable } from "./ops.ts";
 
@@ -44,13 +46,16 @@ function opLines(op: IptablesOp, chains: Map<string, IptRule[]>): string[] {
     case "ipt.chain.ensure":
       if (rules !== undefined || isBuiltinChain(op.table, op.chain)) return [];
       chains.set(op.chain, []);
-      return [`:${op.chain} - [0:0]`];
+      return [`-N ${op.chain}`];
     case "ipt.chain.flush":
       if (rules === undefined || rules.length === 0) return [];
       chains.set(op.chain, []);
       return [`-F ${op.chain}`];
     case "ipt.chain.remove": {
       if (rules === undefined) return [];
+      // iptables-nft would delete a built-in chain (it is just an nft base chain); the kernel's
+      // iptables and the reference never do, so neither do we.
+      if (isBuiltinChain(op.table, op.chain)) throw new FirewallError(`iptables: cannot remove built-in chain "${op.chain}" of table ${op.table}`);
       const out: string[] = [];
       // Every jump to the chain goes first, one -D per copy (the kernel refuses -X while referenced).
       for (const [name, list] of chains) {
