@@ -25,16 +25,28 @@ export async function chooseMasqBackend(fw: Firewall, configured: MasqBackend | 
  * passes to {@link undoMasq}. When the setup fails (one family's rules may have gone in
  * before another family failed), what it made is removed before the error is rethrown;
  * a failure of that cleanup goes to `warn`, never masking the original error.
+ *
+ * Unset, the backend is iptables unless only nftables works (H-3). We try iptables first
+ * and ask what works only when that fails: the same choice, without the three probe
+ * processes on every ADD of a node where iptables works.
  */
 export async function setupMasq(fw: Firewall, configured: MasqBackend | undefined, ips: readonly IPNet[], a: MasqAttachment, warn: (msg: string) => void = () => {}): Promise<MasqBackend> {
-  const backend = await chooseMasqBackend(fw, configured);
+  const attempt = async (backend: MasqBackend): Promise<MasqBackend> => {
+    try {
+      await fw.apply(planMasqSetup(backend, ips, a.net, a.ifName, a.cid));
+    } catch (err) {
+      await undoMasq(fw, backend, ips, a).catch((e: unknown) => warn(`rollback: ${e instanceof Error ? e.message : String(e)}`));
+      throw err;
+    }
+    return backend;
+  };
+  if (configured !== undefined) return attempt(configured);
   try {
-    await fw.apply(planMasqSetup(backend, ips, a.net, a.ifName, a.cid));
+    return await attempt("iptables");
   } catch (err) {
-    await undoMasq(fw, backend, ips, a).catch((e: unknown) => warn(`rollback: ${e instanceof Error ? e.message : String(e)}`));
-    throw err;
+    if (defaultMasqBackend(await fw.support()) === "iptables") throw err;
+    return attempt("nftables");
   }
-  return backend;
 }
 
 /** Removes what {@link setupMasq} made on `backend` (rollback of a failed ADD). */
