@@ -56,18 +56,22 @@ export async function undoMasq(fw: Firewall, backend: MasqBackend, ips: readonly
 
 /**
  * Tears down on both backends: the attachment may have been made by another release or
- * with another `ipMasqBackend`. A backend's failure counts only when that backend works
- * here; the failures are joined by newlines, as the reference joins them.
+ * with another `ipMasqBackend`. Both are started together (different tools, different
+ * tables), so they overlap where the backend runs its tools asynchronously. A backend's failure counts only when that backend works here; the failures
+ * are joined by newlines, iptables first, as the reference joins them.
  */
 export async function teardownMasq(fw: Firewall, ips: readonly IPNet[], a: MasqAttachment): Promise<void> {
-  const errors: string[] = [];
-  for (const backend of MASQ_BACKENDS) {
-    try {
-      await fw.apply(planMasqTeardown(backend, ips, a.net, a.ifName, a.cid));
-    } catch (err) {
-      // Asked only after a failure: DEL's usual path pays for no probe.
-      if ((await fw.support())[backend]) errors.push(err instanceof Error ? err.message : String(err));
-    }
-  }
-  if (errors.length > 0) throw new Error(errors.join("\n"));
+  const errors = await Promise.all(
+    MASQ_BACKENDS.map(async (backend): Promise<string | undefined> => {
+      try {
+        await fw.apply(planMasqTeardown(backend, ips, a.net, a.ifName, a.cid));
+        return undefined;
+      } catch (err) {
+        // Asked only after a failure: DEL's usual path pays for no probe.
+        return (await fw.support())[backend] ? (err instanceof Error ? err.message : String(err)) : undefined;
+      }
+    }),
+  );
+  const failed = errors.filter((e): e is string => e !== undefined);
+  if (failed.length > 0) throw new Error(failed.join("\n"));
 }
