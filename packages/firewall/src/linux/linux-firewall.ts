@@ -117,6 +117,29 @@ export async function createLinuxFirewall(options: LinuxFirewallOptions = {}): P
     }
   }
 
+  /**
+   * Reads the nft tables touched, renders and runs one `nft -f -` (atomic). As for
+   * iptables, a script that fails on tables changed since the read (a rule deleted by
+   * handle is gone) is rendered again from a new read, up to three times.
+   */
+  function applyNft(ops: readonly NftOp[]): void {
+    const readAll = (): Map<string, NftChainState[] | undefined> =>
+      new Map(nftTablesOf(ops).map(({ family, table }) => [`${family} ${table}`, listNft(family, table)]));
+    let reads = readAll();
+    for (let attempt = 1; ; attempt++) {
+      const script = renderNftScript(ops, (f, t) => reads.get(`${f} ${t}`));
+      if (script === undefined) return;
+      try {
+        run([tools.nft as string, "-f", "-"], script);
+        return;
+      } catch (e) {
+        const now = readAll();
+        if (attempt >= 3 || Bun.deepEquals(now, reads)) throw e;
+        reads = now;
+      }
+    }
+  }
+
   /** Takes committed families back to what they were; best effort, errors are dropped. */
   function undo(done: readonly Committed[]): void {
     for (const { family, before } of [...done].reverse()) {
@@ -143,11 +166,7 @@ export async function createLinuxFirewall(options: LinuxFirewallOptions = {}): P
         const c = applyFamily(ipt, family);
         if (c !== undefined) done.push(c);
       }
-      if (nft.length > 0) {
-        const reads = new Map(nftTablesOf(nft).map(({ family, table }) => [`${family} ${table}`, listNft(family, table)]));
-        const script = renderNftScript(nft, (f, t) => reads.get(`${f} ${t}`));
-        if (script !== undefined) run([tools.nft as string, "-f", "-"], script);
-      }
+      if (nft.length > 0) applyNft(nft);
     } catch (e) {
       undo(done);
       throw e instanceof FirewallError ? e : new FirewallError(e instanceof Error ? e.message : String(e));
