@@ -168,16 +168,15 @@ describe.skipIf(skip !== undefined)("config errors fail as the reference's", () 
 });
 
 describe.skipIf(skip !== undefined)("config keys where we differ on purpose", () => {
-  test("ipMasq is refused with code 2 until the firewall exists (README 'Not done yet')", async () => {
-    const cases: [string, string, Build][] = [
-      ["bridge", "ipMasq", bridge({ ipMasq: true })],
-      ["ptp", "ipMasq", ptp({ ipMasq: true })],
-    ];
-    for (const [plugin, field, build] of cases) {
-      const a = await twin.call({ plugin, command: "ADD", containerID: `masq-${field}`, ifName: "emasq", config: (s) => build(s, "1.0.0") });
+  test("an unknown ipMasqBackend fails with code 7 before anything changes (H-3); the reference v1.1 predates the key and ignores it", async () => {
+    for (const [plugin, build] of [
+      ["bridge", bridge({ ipMasq: true, ipMasqBackend: "ebtables" })],
+      ["ptp", ptp({ ipMasq: true, ipMasqBackend: "ebtables" })],
+    ] as const) {
+      const a = await twin.call({ plugin, command: "ADD", containerID: "masq-backend", ifName: "emasq", config: (s) => build(s, "1.0.0") });
       expect(a.reference.exit).toBe(0);
-      expect(a.ours.error).toMatchObject({ code: 2, msg: `unsupported field "${field}": true` });
-      await twin.call({ plugin, command: "DEL", containerID: `masq-${field}`, ifName: "emasq", config: (s) => build(s, "1.0.0") });
+      expect(a.ours.error).toEqual({ code: 7, msg: 'unknown ipmasq backend "ebtables"' });
+      await twin.call({ plugin, command: "DEL", containerID: "masq-backend", ifName: "emasq", config: (s) => build(s, "1.0.0") });
     }
   }, TIMEOUT_MS);
 

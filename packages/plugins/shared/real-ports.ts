@@ -10,7 +10,7 @@ import { createNetlinkKernel } from "@tscni/kernel/netlink";
 import { lazyLinuxFirewall } from "./lazy-firewall.ts";
 import { delegatingIpam, invokeExec } from "./ipam.ts";
 import type { PluginPorts } from "./ports.ts";
-import { createTracer, memoryLine, tracedIpam, tracedKernel } from "./trace.ts";
+import { createTracer, memoryLine, tracedFirewall, tracedIpam, tracedKernel } from "./trace.ts";
 import { cryptoBytes } from "./veth.ts";
 
 /** IPAM plugins this binary carries, by type: loaded only when a network uses them in process. */
@@ -35,7 +35,7 @@ export function realPorts(env: Readonly<Record<string, string | undefined>>, std
   if (trace !== undefined) process.once("exit", () => trace.mark(() => `exit, ${memoryLine()}`));
   return {
     kernel: trace === undefined ? kernel : tracedKernel(kernel, trace),
-    firewall: lazyLinuxFirewall(),
+    firewall: trace === undefined ? lazyLinuxFirewall() : tracedFirewall(lazyLinuxFirewall(), trace),
     ipam: trace === undefined ? ipam : tracedIpam(ipam, trace),
     random: cryptoBytes,
     sleep: (ms) => Bun.sleep(ms),

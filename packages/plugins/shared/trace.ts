@@ -1,10 +1,11 @@
 /**
  * Phase timings of one plugin invocation on stderr, for finding where an ADD's time goes
- * (docs/PERFORMANCE.md): `TSCNI_TRACE=1` wraps the Kernel port and the IPAM delegate so
+ * (docs/PERFORMANCE.md): `TSCNI_TRACE=1` wraps the Kernel and Firewall ports and the IPAM delegate so
  * that every call prints when it started (ms since the process started) and how long it
  * took. Off by default; the plugin path pays nothing when it is off.
  */
 import { readFileSync } from "node:fs";
+import type { Firewall } from "@tscni/firewall";
 import type { Kernel } from "@tscni/kernel";
 import type { Ipam, IpamFactory } from "./ipam.ts";
 
@@ -46,6 +47,16 @@ export function tracedKernel(k: Kernel, t: Tracer): Kernel {
     addresses: (ns, dev) => t.span(`kernel.addresses ${ns} ${dev ?? ""}`, () => k.addresses(ns, dev)),
     routes: (ns, family) => t.span(`kernel.routes ${ns} ${family ?? ""}`, () => k.routes(ns, family)),
     sysctl: (ns, key) => t.span(`kernel.sysctl ${ns} ${key}`, () => k.sysctl(ns, key)),
+  };
+}
+
+/** The firewall with every call traced. */
+export function tracedFirewall(f: Firewall, t: Tracer): Firewall {
+  return {
+    support: () => t.span("firewall.support", () => f.support()),
+    apply: (tx) => t.span(`firewall.apply ${tx.length} ops: ${[...new Set(tx.map((o) => o.op))].join(",")}`, () => f.apply(tx)),
+    iptables: (family, table) => t.span(`firewall.iptables ${family} ${table}`, () => f.iptables(family, table)),
+    nftTable: (family, table) => t.span(`firewall.nftTable ${family} ${table}`, () => f.nftTable(family, table)),
   };
 }
 

@@ -36,8 +36,18 @@ describe("setupMasq", () => {
   });
 
   test("picks nftables when unset and only nftables works, iptables otherwise (H-3)", async () => {
-    expect(await setupMasq(recording({ iptables: false, nftables: true }).fw, undefined, ips, who)).toBe("nftables");
+    const nftOnly = recording({ iptables: false, nftables: true }, new Set(["iptables"]));
+    expect(await setupMasq(nftOnly.fw, undefined, ips, who)).toBe("nftables");
     expect(await setupMasq(recording({ iptables: true, nftables: true }).fw, undefined, ips, who)).toBe("iptables");
+  });
+
+  test("when unset, probes nothing while iptables works, and keeps iptables' error when it should work", async () => {
+    const fine = recording({ iptables: true, nftables: true });
+    await setupMasq(fine.fw, undefined, ips, who);
+    expect(fine.probes()).toBe(0);
+    const broken = recording({ iptables: true, nftables: true }, new Set(["iptables"]));
+    await expect(setupMasq(broken.fw, undefined, ips, who)).rejects.toThrow("iptables is broken");
+    expect(broken.applied.some((tx) => tx.some((o) => o.op.startsWith("nft.")))).toBe(false);
   });
 
   test("fails with the backend's error", async () => {

@@ -25,16 +25,28 @@ export async function chooseMasqBackend(fw: Firewall, configured: MasqBackend | 
  * passes to {@link undoMasq}. When the setup fails (one family's rules may have gone in
  * before another family failed), what it made is removed before the error is rethrown;
  * a failure of that cleanup goes to `warn`, never masking the original error.
+ *
+ * Unset, the backend is iptables unless only nftables works (H-3). We try iptables first
+ * and ask what works only when that fails: the same choice, without the three probe
+ * processes on every ADD of a node where iptables works.
  */
 export async function setupMasq(fw: Firewall, configured: MasqBackend | undefined, ips: readonly IPNet[], a: MasqAttachment, warn: (msg: string) => void = () => {}): Promise<MasqBackend> {
-  const backend = await chooseMasqBackend(fw, configured);
+  const attempt = async (backend: MasqBackend): Promise<MasqBackend> => {
+    try {
+      await fw.apply(planMasqSetup(backend, ips, a.net, a.ifName, a.cid));
+    } catch (err) {
+      await undoMasq(fw, backend, ips, a).catch((e: unknown) => warn(`rollback: ${e instanceof Error ? e.message : String(e)}`));
+      throw err;
+    }
+    return backend;
+  };
+  if (configured !== undefined) return attempt(configured);
   try {
-    await fw.apply(planMasqSetup(backend, ips, a.net, a.ifName, a.cid));
+    return await attempt("iptables");
   } catch (err) {
-    await undoMasq(fw, backend, ips, a).catch((e: unknown) => warn(`rollback: ${e instanceof Error ? e.message : String(e)}`));
-    throw err;
+    if (defaultMasqBackend(await fw.support()) === "iptables") throw err;
+    return attempt("nftables");
   }
-  return backend;
 }
 
 /** Removes what {@link setupMasq} made on `backend` (rollback of a failed ADD). */
@@ -44,18 +56,22 @@ export async function undoMasq(fw: Firewall, backend: MasqBackend, ips: readonly
 
 /**
  * Tears down on both backends: the attachment may have been made by another release or
- * with another `ipMasqBackend`. A backend's failure counts only when that backend works
- * here; the failures are joined by newlines, as the reference joins them.
+ * with another `ipMasqBackend`. Both are started together (different tools, different
+ * tables), so they overlap where the backend runs its tools asynchronously. A backend's failure counts only when that backend works here; the failures
+ * are joined by newlines, iptables first, as the reference joins them.
  */
 export async function teardownMasq(fw: Firewall, ips: readonly IPNet[], a: MasqAttachment): Promise<void> {
-  const errors: string[] = [];
-  for (const backend of MASQ_BACKENDS) {
-    try {
-      await fw.apply(planMasqTeardown(backend, ips, a.net, a.ifName, a.cid));
-    } catch (err) {
-      // Asked only after a failure: DEL's usual path pays for no probe.
-      if ((await fw.support())[backend]) errors.push(err instanceof Error ? err.message : String(err));
-    }
-  }
-  if (errors.length > 0) throw new Error(errors.join("\n"));
+  const errors = await Promise.all(
+    MASQ_BACKENDS.map(async (backend): Promise<string | undefined> => {
+      try {
+        await fw.apply(planMasqTeardown(backend, ips, a.net, a.ifName, a.cid));
+        return undefined;
+      } catch (err) {
+        // Asked only after a failure: DEL's usual path pays for no probe.
+        return (await fw.support())[backend] ? (err instanceof Error ? err.message : String(err)) : undefined;
+      }
+    }),
+  );
+  const failed = errors.filter((e): e is string => e !== undefined);
+  if (failed.length > 0) throw new Error(failed.join("\n"));
 }

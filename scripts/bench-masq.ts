@@ -1,0 +1,93 @@
+/**
+ * bridge ADD and DEL with `ipMasq` (iptables, the default backend), ours against the
+ * reference Go bridge v1.1.1 (/usr/lib/cni) in one interleaved run: in each round both
+ * sides ADD the same number of containers and DEL them again, the order of the sides
+ * alternating from round to round, so a busy machine weighs on both alike. Each side
+ * has its own network, bridge and subnet; after a side's DELs no rule of it is left, so
+ * each side starts its round on the same rule set. Reported: the median of the rounds'
+ * medians, and the ratio ours / reference. Run by `npm run bench` (BENCH_MASQ=0 skips
+ * it) or alone as root: `bun run scripts/bench-masq.ts`.
+ *
+ * BENCH_MASQ_ROUNDS (default 10) and BENCH_MASQ_CONTAINERS (default 10) size the run.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+
+const OURS = process.env.BENCH_BIN ?? new URL("../dist/bin", import.meta.url).pathname;
+const REFERENCE = "/usr/lib/cni";
+const ROUNDS = Number(process.env.BENCH_MASQ_ROUNDS ?? 10);
+const N = Number(process.env.BENCH_MASQ_CONTAINERS ?? 10);
+
+type Side = "ours" | "reference";
+const DIRS: Record<Side, string> = { ours: OURS, reference: REFERENCE };
+
+async function call(side: Side, command: "ADD" | "DEL", cid: string, netns: string, config: object): Promise<number> {
+  const dir = DIRS[side];
+  const env = { PATH: process.env.PATH ?? "", CNI_COMMAND: command, CNI_CONTAINERID: cid, CNI_NETNS: netns, CNI_IFNAME: "eth0", CNI_ARGS: "", CNI_PATH: dir };
+  const t0 = performance.now();
+  const proc = Bun.spawn([join(dir, "bridge")], { env, stdin: new TextEncoder().encode(JSON.stringify(config)), stdout: "pipe", stderr: "pipe" });
+  const out = await new Response(proc.stdout).text();
+  const code = await proc.exited;
+  const ms = performance.now() - t0;
+  if (code !== 0) throw new Error(`${side} bridge ${command} failed: ${out}`);
+  return ms;
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+
+async function inner(): Promise<void> {
+  const containers = (process.env.BENCH_NETNS ?? "").split(",").slice(0, N);
+  const work = process.env.BENCH_DIR ?? "";
+  const config = (side: Side, i: number) => ({
+    cniVersion: "1.0.0",
+    name: `bench-masq-${side}`,
+    type: "bridge",
+    bridge: `tscnimq${i}`,
+    isGateway: true,
+    ipMasq: true,
+    ipam: { type: "host-local", ranges: [[{ subnet: `198.18.${70 + i}.0/24` }]], dataDir: join(work, "ipam") },
+  });
+  const rounds: Record<Side, Record<"ADD" | "DEL", number[]>> = { ours: { ADD: [], DEL: [] }, reference: { ADD: [], DEL: [] } };
+  for (let r = 0; r < ROUNDS; r++) {
+    const order: Side[] = r % 2 === 0 ? ["ours", "reference"] : ["reference", "ours"];
+    for (const side of order) {
+      const cfg = config(side, side === "ours" ? 0 : 1);
+      const add: number[] = [];
+      const del: number[] = [];
+      for (const [i, ns] of containers.entries()) add.push(await call(side, "ADD", `mq${r}-${i}`, ns, cfg));
+      for (const [i, ns] of containers.entries()) del.push(await call(side, "DEL", `mq${r}-${i}`, ns, cfg));
+      rounds[side].ADD.push(median(add));
+      rounds[side].DEL.push(median(del));
+    }
+  }
+  const load = (await import("node:os")).loadavg().map((l) => l.toFixed(2)).join(" ");
+  console.log(`bridge with ipMasq (iptables), ${ROUNDS} interleaved rounds of ${containers.length} containers, load average ${load}\n`);
+  console.log("| measurement | ours ms | reference ms | ratio |\n|---|---|---|---|");
+  const report: Record<string, number> = {};
+  for (const cmd of ["ADD", "DEL"] as const) {
+    const ours = median(rounds.ours[cmd]);
+    const ref = median(rounds.reference[cmd]);
+    console.log(`| bridge ${cmd} with ipMasq | ${ours.toFixed(1)} | ${ref.toFixed(1)} | ${(ours / ref).toFixed(2)}× |`);
+    Object.assign(report, { [`masq.${cmd}.ours`]: ours, [`masq.${cmd}.reference`]: ref });
+  }
+  console.log(`\nJSON ${JSON.stringify(report)}`);
+}
+
+async function outer(): Promise<void> {
+  if (process.getuid?.() !== 0) {
+    console.error("bench-masq: needs root (it creates throwaway network namespaces)");
+    process.exit(1);
+  }
+  for (const [side, dir] of Object.entries(DIRS)) {
+    if (!existsSync(join(dir, "bridge"))) {
+      console.error(`bench-masq: ${side}'s bridge is missing in ${dir}`);
+      process.exit(1);
+    }
+  }
+  const { runInsideThrowawayHost } = await import("./lib/netns.ts");
+  const code = await runInsideThrowawayHost("bench-masq", N, [process.execPath, "run", import.meta.path, "--inner"]);
+  if (code !== 0) process.exitCode = code;
+}
+
+if (process.argv.includes("--inner")) await inner();
+else await outer();
