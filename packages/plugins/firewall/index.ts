@@ -133,6 +133,13 @@ export function firewallDefinition(ports: FirewallPluginPorts): PluginDefinition
 
 /** The binary's entry for `firewall`: the real netfilter backends (loaded on first use) and busctl. */
 export async function main(io: PluginIO): Promise<number> {
-  const [{ lazyLinuxFirewall }, { busctlPort }] = await Promise.all([import("../shared/lazy-firewall.ts"), import("./real-dbus.ts")]);
-  return pluginMain(firewallDefinition({ firewall: lazyLinuxFirewall(), dbus: busctlPort(io.env), warn: (m) => io.stderr(`${m}\n`) }), io);
+  const [{ lazyLinuxFirewall }, { busctlPort }, { createTracer, tracedFirewall }] = await Promise.all([
+    import("../shared/lazy-firewall.ts"),
+    import("./real-dbus.ts"),
+    import("../shared/trace.ts"),
+  ]);
+  // TSCNI_TRACE=1: every firewall call timed on stderr, as for bridge and ptp.
+  const trace = createTracer(io.env, io.stderr);
+  const firewall = trace === undefined ? lazyLinuxFirewall() : tracedFirewall(lazyLinuxFirewall(), trace);
+  return pluginMain(firewallDefinition({ firewall, dbus: busctlPort(io.env), warn: (m) => io.stderr(`${m}\n`) }), io);
 }
