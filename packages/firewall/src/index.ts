@@ -24,7 +24,7 @@ export type {
 } from "./ops.ts";
 export { isIptablesOp } from "./ops.ts";
 export { FirewallError } from "./firewall.ts";
-export type { Firewall, FirewallSupport, IptChainState, NftChainState, NftRuleState } from "./firewall.ts";
+export type { Firewall, FirewallBackend, FirewallSupport, IptChainState, NftChainState, NftRuleState } from "./firewall.ts";
 export {
   CHAIN_NAME_LENGTH,
   formatChainName,
@@ -60,3 +60,5 @@ export {
   unknownMasqBackend,
 } from "./masq/index.ts";
 export type { MasqAttachment, MasqBackend } from "./masq/index.ts";
+export { backendWorks, defaultBackend } from "./backend.ts";
+export { canonicalIptRule } from "./ipt-canonical.ts";
