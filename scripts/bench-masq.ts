@@ -4,8 +4,10 @@
  * sides ADD the same number of containers and DEL them again, the order of the sides
  * alternating from round to round, so a busy machine weighs on both alike. Each side
  * has its own network, bridge and subnet; after a side's DELs no rule of it is left, so
- * each side starts its round on the same rule set. Reported: the median of the rounds'
- * medians, and the ratio ours / reference. Run by `npm run bench` (BENCH_MASQ=0 skips
+ * each side starts its round on the same rule set. Each round also runs both sides
+ * without `ipMasq`, so the cost of masquerading alone (with minus without) shows apart
+ * from the plugin's own. Reported: the median of the rounds' medians, and the ratio
+ * ours / reference. Run by `npm run bench` (BENCH_MASQ=0 skips
  * it) or alone as root: `bun run scripts/bench-masq.ts`.
  *
  * BENCH_MASQ_ROUNDS (default 10) and BENCH_MASQ_CONTAINERS (default 10) size the run.
@@ -38,37 +40,47 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 async function inner(): Promise<void> {
   const containers = (process.env.BENCH_NETNS ?? "").split(",").slice(0, N);
   const work = process.env.BENCH_DIR ?? "";
-  const config = (side: Side, i: number) => ({
+  const config = (side: Side, i: number, ipMasq: boolean) => ({
     cniVersion: "1.0.0",
     name: `bench-masq-${side}`,
     type: "bridge",
     bridge: `tscnimq${i}`,
     isGateway: true,
-    ipMasq: true,
+    ipMasq,
     ipam: { type: "host-local", ranges: [[{ subnet: `198.18.${70 + i}.0/24` }]], dataDir: join(work, "ipam") },
   });
-  const rounds: Record<Side, Record<"ADD" | "DEL", number[]>> = { ours: { ADD: [], DEL: [] }, reference: { ADD: [], DEL: [] } };
+  type Key = `${Side} ${boolean}`;
+  const rounds = new Map<Key, Record<"ADD" | "DEL", number[]>>();
   for (let r = 0; r < ROUNDS; r++) {
     const order: Side[] = r % 2 === 0 ? ["ours", "reference"] : ["reference", "ours"];
     for (const side of order) {
-      const cfg = config(side, side === "ours" ? 0 : 1);
-      const add: number[] = [];
-      const del: number[] = [];
-      for (const [i, ns] of containers.entries()) add.push(await call(side, "ADD", `mq${r}-${i}`, ns, cfg));
-      for (const [i, ns] of containers.entries()) del.push(await call(side, "DEL", `mq${r}-${i}`, ns, cfg));
-      rounds[side].ADD.push(median(add));
-      rounds[side].DEL.push(median(del));
+      for (const masq of [true, false]) {
+        const cfg = config(side, side === "ours" ? 0 : 1, masq);
+        const add: number[] = [];
+        const del: number[] = [];
+        for (const [i, ns] of containers.entries()) add.push(await call(side, "ADD", `mq${r}-${i}`, ns, cfg));
+        for (const [i, ns] of containers.entries()) del.push(await call(side, "DEL", `mq${r}-${i}`, ns, cfg));
+        const k: Key = `${side} ${masq}`;
+        const got = rounds.get(k) ?? { ADD: [], DEL: [] };
+        got.ADD.push(median(add));
+        got.DEL.push(median(del));
+        rounds.set(k, got);
+      }
     }
   }
+  const m = (side: Side, masq: boolean, cmd: "ADD" | "DEL"): number => median(rounds.get(`${side} ${masq}`)?.[cmd] ?? []);
   const load = (await import("node:os")).loadavg().map((l) => l.toFixed(2)).join(" ");
   console.log(`bridge with ipMasq (iptables), ${ROUNDS} interleaved rounds of ${containers.length} containers, load average ${load}\n`);
   console.log("| measurement | ours ms | reference ms | ratio |\n|---|---|---|---|");
   const report: Record<string, number> = {};
+  const row = (label: string, ours: number, ref: number) => console.log(`| ${label} | ${ours.toFixed(1)} | ${ref.toFixed(1)} | ${(ours / ref).toFixed(2)}× |`);
   for (const cmd of ["ADD", "DEL"] as const) {
-    const ours = median(rounds.ours[cmd]);
-    const ref = median(rounds.reference[cmd]);
-    console.log(`| bridge ${cmd} with ipMasq | ${ours.toFixed(1)} | ${ref.toFixed(1)} | ${(ours / ref).toFixed(2)}× |`);
-    Object.assign(report, { [`masq.${cmd}.ours`]: ours, [`masq.${cmd}.reference`]: ref });
+    const [ours, ref] = [m("ours", true, cmd), m("reference", true, cmd)];
+    const [oursBase, refBase] = [m("ours", false, cmd), m("reference", false, cmd)];
+    row(`bridge ${cmd} with ipMasq`, ours, ref);
+    row(`bridge ${cmd} without ipMasq`, oursBase, refBase);
+    row(`masquerading's share of ${cmd} (with minus without)`, ours - oursBase, ref - refBase);
+    Object.assign(report, { [`masq.${cmd}.ours`]: ours, [`masq.${cmd}.reference`]: ref, [`plain.${cmd}.ours`]: oursBase, [`plain.${cmd}.reference`]: refBase });
   }
   console.log(`\nJSON ${JSON.stringify(report)}`);
 }

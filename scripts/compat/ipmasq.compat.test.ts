@@ -1,5 +1,5 @@
 /**
- * ipMasq interop with the reference bridge (Debian's v1.1.1, /usr/lib/cni; iptables only
+ * ipMasq interop with the reference bridge and ptp (Debian's v1.1.1, /usr/lib/cni; iptables only
  * there) on the real kernel, in throwaway namespaces, with iptables-nft and
  * iptables-legacy: the reference's ADD then our DEL leaves no rule and no chain, and our
  * ADD then the reference's DEL leaves none either (H-3: the same chain name, comment and
@@ -18,9 +18,9 @@ if (skip !== undefined && process.env.CI === "true" && isRoot()) throw new Error
 type Side = "reference" | "ours";
 
 /** One plugin call as a runtime makes it, inside the host namespace, with `pathDir` first on PATH. */
-async function call(side: Side, host: string, command: "ADD" | "DEL", netns: string, config: object, pathDir: string): Promise<{ code: number; out: string }> {
+async function call(side: Side, host: string, command: "ADD" | "DEL", netns: string, config: { type: string }, pathDir: string): Promise<{ code: number; out: string }> {
   const dir = side === "reference" ? REFERENCE_PLUGINS : OUR_BIN_DIR;
-  const proc = Bun.spawn(["ip", "netns", "exec", host, join(dir, "bridge")], {
+  const proc = Bun.spawn(["ip", "netns", "exec", host, join(dir, config.type)], {
     env: {
       PATH: `${pathDir}:${process.env.PATH ?? "/usr/sbin:/usr/bin:/sbin:/bin"}`,
       CNI_COMMAND: command,
@@ -49,7 +49,7 @@ async function natRules(host: string, pathDir: string): Promise<string> {
   return out;
 }
 
-describe.skipIf(skip !== undefined)("ipMasq rules are shared with the reference bridge v1.1.1", () => {
+describe.skipIf(skip !== undefined)("ipMasq rules are shared with the reference bridge and ptp v1.1.1", () => {
   let w: World;
   const variants: Record<string, { dir: string; cleanup: () => void }> = {};
 
@@ -62,38 +62,34 @@ describe.skipIf(skip !== undefined)("ipMasq rules are shared with the reference 
     await w?.close();
   });
 
-  const config = () => ({
+  const config = (plugin: "bridge" | "ptp") => ({
     cniVersion: "1.0.0",
     name: "compat-masq",
-    type: "bridge",
-    bridge: "tscnicm0",
-    isGateway: true,
+    type: plugin,
+    ...(plugin === "bridge" ? { bridge: "tscnicm0", isGateway: true } : {}),
     ipMasq: true,
     ipam: { type: "host-local", ranges: [[{ subnet: "198.18.42.0/24" }], [{ subnet: "2001:db8:42::/64" }]], dataDir: join(w.dir, "ipam") },
   });
 
-  for (const variant of ["nft", "legacy"] as IptablesVariant[]) {
-    for (const [adder, deleter] of [
-      ["reference", "ours"],
-      ["ours", "reference"],
-    ] as const) {
-      test(`with iptables-${variant}: ${adder} ADD then ${deleter} DEL leaves no rule and no chain`, async () => {
-        const dir = variants[variant]!.dir;
-        const before = await natRules(w.host, dir);
-        const add = await call(adder, w.host, "ADD", w.netns(0), config(), dir);
-        expect(add.out).not.toContain('"code"');
-        expect(add.code).toBe(0);
-        const during = await natRules(w.host, dir);
-        // Both families: a chain CNI-<hash>, its two rules and a POSTROUTING jump each.
-        expect(during.match(/^-A POSTROUTING -s \S+ -m comment --comment "name: \\"compat-masq\\" id: \\"masq-compat\\"" -j CNI-[0-9a-f]{24}$/gm)).toHaveLength(2);
-        expect(during.match(/^:CNI-[0-9a-f]{24} /gm)).toHaveLength(2);
-        const del = await call(deleter, w.host, "DEL", w.netns(0), config(), dir);
-        expect(del.out).toBe("");
-        expect(del.code).toBe(0);
-        const after = await natRules(w.host, dir);
-        expect(after).not.toContain("CNI-");
-        expect(after.replace(/^#.*\n/gm, "")).toBe(before.replace(/^#.*\n/gm, ""));
-      });
-    }
+  for (const [plugin, variant, adder, deleter] of (["bridge", "ptp"] as const).flatMap((p) =>
+    (["nft", "legacy"] as IptablesVariant[]).flatMap((v) => [[p, v, "reference", "ours"] as const, [p, v, "ours", "reference"] as const]),
+  )) {
+    test(`${plugin} with iptables-${variant}: ${adder} ADD then ${deleter} DEL leaves no rule and no chain`, async () => {
+      const dir = variants[variant]!.dir;
+      const before = await natRules(w.host, dir);
+      const add = await call(adder, w.host, "ADD", w.netns(0), config(plugin), dir);
+      expect(add.out).not.toContain('"code"');
+      expect(add.code).toBe(0);
+      const during = await natRules(w.host, dir);
+      // Both families: a chain CNI-<hash>, its two rules and a POSTROUTING jump each.
+      expect(during.match(/^-A POSTROUTING -s \S+ -m comment --comment "name: \\"compat-masq\\" id: \\"masq-compat\\"" -j CNI-[0-9a-f]{24}$/gm)).toHaveLength(2);
+      expect(during.match(/^:CNI-[0-9a-f]{24} /gm)).toHaveLength(2);
+      const del = await call(deleter, w.host, "DEL", w.netns(0), config(plugin), dir);
+      expect(del.out).toBe("");
+      expect(del.code).toBe(0);
+      const after = await natRules(w.host, dir);
+      expect(after).not.toContain("CNI-");
+      expect(after.replace(/^#.*\n/gm, "")).toBe(before.replace(/^#.*\n/gm, ""));
+    });
   }
 });
