@@ -74,4 +74,14 @@ describe("bridge macspoofchk", () => {
     await h.run("bridge", "DEL", { config: net({ macspoofchk: false }), containerID: "ctr1", netns: NS1 });
     expect(h.firewall.transactions).toEqual([]);
   });
+
+  test("CHECK passes after ADD and fails once the MAC chain is gone (CHK-3)", async () => {
+    const h = machine();
+    const add = await h.run("bridge", "ADD", { config: net(), containerID: "ctr1", netns: NS1 });
+    const prev = { prevResult: add.json };
+    expect((await h.run("bridge", "CHECK", { config: net(prev), containerID: "ctr1", netns: NS1 })).code).toBe(0);
+    await h.firewall.apply([{ op: "nft.chain.flush", family: "bridge", table: "nat", chain: "cni-br-iface-ctr1-eth0-mac" }]);
+    const check = await h.run("bridge", "CHECK", { config: net(prev), containerID: "ctr1", netns: NS1 });
+    expect(check.json?.msg).toBe(`spoof-check: chain cni-br-iface-ctr1-eth0-mac does not pass only ${resultInterface(add.json, 2)!.mac}`);
+  });
 });

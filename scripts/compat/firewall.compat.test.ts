@@ -127,6 +127,19 @@ describe.skipIf(skip !== undefined)("firewall plugin interop with the reference 
     });
   });
 
+  test("our DEL succeeds when the rules and chains are already gone, and when there were none (DEL-3)", async () => {
+    await fresh(async () => {
+      expect((await call("ours", "DEL", conf())).code).toBe(0);
+      expect((await call("ours", "ADD", conf())).code).toBe(0);
+      for (const tool of ["iptables", "ip6tables"]) {
+        for (const flag of ["-F", "-X"]) expect(await Bun.spawn(["ip", "netns", "exec", host, tool, "-t", "filter", flag]).exited).toBe(0);
+      }
+      const del = await call("ours", "DEL", conf());
+      expect(del.stdout).toBe("");
+      expect(del.code).toBe(0);
+    });
+  });
+
   test("each CHECK fails alike when the container's accept rule is gone", async () => {
     await fresh(async () => {
       expect((await call("ours", "ADD", conf())).code).toBe(0);

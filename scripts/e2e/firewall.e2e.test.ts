@@ -72,12 +72,17 @@ run("firewall plugin chained after bridge, on the real kernel", () => {
   test("bridge alone cannot forward through a DROP policy; with firewall chained the container reaches the far namespace", async () => {
     writeConf(w, "10-plain.conflist", conflist("plain", "tscnifw0", "198.18.30.0/24", join(w.dir, "ipam"), undefined));
     const plain = await cni(w, "add", "plain", 0);
-    expect(plain.code).toBe(0);
-    expect(await pingUntil(w.containers[0]!, "198.18.200.2", 2)).toBe(false);
-    expect((await cni(w, "del", "plain", 0)).code).toBe(0);
+    try {
+      expect(plain.code).toBe(0);
+      expect(await pingUntil(w.containers[0]!, "198.18.200.2", 2)).toBe(false);
+    } finally {
+      expect((await cni(w, "del", "plain", 0)).code).toBe(0);
+    }
 
     writeConf(w, "20-open.conflist", conflist("open", "tscnifw1", "198.18.31.0/24", join(w.dir, "ipam"), {}));
     const add = await cni(w, "add", "open", 0);
+    // A failure here must not leave eth0 behind for the next test.
+    if (add.code !== 0) await cni(w, "del", "open", 0);
     expect(add.stdout + add.stderr).not.toContain('"code"');
     expect(add.code).toBe(0);
     const ip = firstIp(add.stdout);

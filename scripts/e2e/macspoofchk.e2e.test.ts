@@ -41,6 +41,9 @@ run("bridge macspoofchk on the real kernel", () => {
       const r = await callPlugin(w.host, { plugin: "bridge", command: "ADD", containerID: `spoof${i}`, netns: w.netns(i), config: config() });
       expect(r.stdout).not.toContain('"code"');
       ips.push((JSON.parse(r.stdout) as { ips: { address: string }[] }).ips[0]!.address.split("/")[0]!);
+      // CHECK reads the rules back through nft and finds them (CHK-3).
+      const check = await callPlugin(w.host, { plugin: "bridge", command: "CHECK", containerID: `spoof${i}`, netns: w.netns(i), config: { ...config(), prevResult: JSON.parse(r.stdout) } });
+      expect(check.stdout).toBe("");
     }
     const table = await nftTable();
     expect(table).toContain('jump cni-br-iface-spoof1-eth0 comment "macspoofchk-spoof1-eth0"');

@@ -20,7 +20,7 @@ import { parseBridgeConfig, validateForAdd, type BridgeConfig } from "./config.t
 import { planBridgeAdd, type BridgeAddPlan, type BridgeView } from "./plan.ts";
 import { readCheckView } from "../shared/check-view.ts";
 import { readBridgeView } from "./view.ts";
-import { setupSpoofCheck, spoofCheckId, teardownSpoofCheck } from "./spoofcheck.ts";
+import { checkSpoofCheck, setupSpoofCheck, spoofCheckId, teardownSpoofCheck } from "./spoofcheck.ts";
 
 /**
  * How long the host end may take to come up: the reference polls after 0, 50, 500, 1000
@@ -111,6 +111,9 @@ async function check(ports: PluginPorts, a: CmdArgs): Promise<void> {
   const hostNames = [conf.bridge, ...(prev.interfaces ?? []).filter((i) => (i.sandbox ?? "") === "").map((i) => i.name)];
   const problem = checkBridge(conf, a.netns, a.ifName, prev, await readCheckView(ports.kernel, a.netns, a.ifName, hostNames));
   if (problem !== undefined) throw new Error(problem);
+  const mac = prev.interfaces?.find((i) => i.sandbox === a.netns)?.mac ?? "";
+  const spoof = conf.macspoofchk ? checkSpoofCheck(await ports.firewall.nftTable("bridge", "nat"), mac, spoofCheckId(a.containerID, a.ifName)) : undefined;
+  if (spoof !== undefined) throw new Error(spoof);
 }
 
 async function del(ports: PluginPorts, a: CmdArgs): Promise<void> {

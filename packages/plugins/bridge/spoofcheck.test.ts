@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { planSpoofCheckSetup, planSpoofCheckTeardown, spoofCheckId, spoofCheckNames } from "./spoofcheck.ts";
+import { checkSpoofCheck, planSpoofCheckSetup, planSpoofCheckTeardown, spoofCheckId, spoofCheckNames } from "./spoofcheck.ts";
 
 describe("macspoofchk (pkg/link/spoofcheck.go)", () => {
   test("names its chains and comment after the container ID and interface, as the reference's uniqueID", () => {
@@ -37,5 +37,17 @@ describe("macspoofchk (pkg/link/spoofcheck.go)", () => {
       { op: "nft.chain.remove", family: "bridge", table: "nat", chain: "cni-br-iface-container99-net1" },
       { op: "nft.chain.remove", family: "bridge", table: "nat", chain: "cni-br-iface-container99-net1-mac" },
     ]);
+  });
+
+  test("checkSpoofCheck finds the jump, the MAC return and the drop by their comment, and names what is missing", () => {
+    const c = "macspoofchk-c-eth0";
+    const table = [
+      { name: "PREROUTING", rules: [{ rule: 'iifname "veth1" jump cni-br-iface-c-eth0', comment: c, handle: 2 }] },
+      { name: "cni-br-iface-c-eth0", rules: [{ rule: "jump cni-br-iface-c-eth0-mac", comment: c, handle: 3 }] },
+      { name: "cni-br-iface-c-eth0-mac", rules: [{ rule: "ether saddr 02:00:00:00:00:01 return", comment: c, handle: 4 }, { rule: "drop", comment: c, handle: 5 }] },
+    ];
+    expect(checkSpoofCheck(table, "02:00:00:00:00:01", "c-eth0")).toBeUndefined();
+    expect(checkSpoofCheck(table, "02:00:00:00:00:02", "c-eth0")).toBe("spoof-check: chain cni-br-iface-c-eth0-mac does not pass only 02:00:00:00:00:02");
+    expect(checkSpoofCheck(undefined, "02:00:00:00:00:01", "c-eth0")).toBe("spoof-check: no rule in bridge nat PREROUTING jumps to cni-br-iface-c-eth0");
   });
 });

@@ -8,7 +8,7 @@
  * finds the base chain's rule, as the reference does, so either implementation removes
  * the other's rules.
  */
-import type { Firewall, FirewallOp, FirewallTx } from "@tscni/firewall";
+import type { Firewall, FirewallOp, FirewallTx, NftChainState } from "@tscni/firewall";
 
 const FAMILY = "bridge";
 const TABLE = "nat";
@@ -82,4 +82,22 @@ export async function teardownSpoofCheck(firewall: Firewall, refId: string): Pro
   } catch (err) {
     return `failed to teardown spoof-check: ${err instanceof Error ? err.message : String(err)}`;
   }
+}
+
+/**
+ * CHECK of the spoof check (CHK-3: broken firewall state fails CHECK). [DIFF] The
+ * reference's bridge CHECK does not look at these rules; ours finds the base chain's jump
+ * and the MAC chain's return for the recorded MAC and its drop. Returns the problem, or
+ * undefined.
+ */
+export function checkSpoofCheck(table: readonly NftChainState[] | undefined, mac: string, refId: string): string | undefined {
+  const n = spoofCheckNames(refId);
+  const chain = (name: string) => table?.find((c) => c.name === name)?.rules ?? [];
+  const has = (name: string, rule: (r: string) => boolean) => chain(name).some((r) => r.comment === n.comment && rule(r.rule));
+  if (!has(PREROUTING, (r) => r.endsWith(`jump ${n.ifaceChain}`))) return `spoof-check: no rule in bridge nat ${PREROUTING} jumps to ${n.ifaceChain}`;
+  if (!has(n.ifaceChain, (r) => r === `jump ${n.macChain}`)) return `spoof-check: chain ${n.ifaceChain} does not jump to ${n.macChain}`;
+  if (!has(n.macChain, (r) => r === `ether saddr ${mac.toLowerCase()} return`) || !has(n.macChain, (r) => r === "drop")) {
+    return `spoof-check: chain ${n.macChain} does not pass only ${mac.toLowerCase()}`;
+  }
+  return undefined;
 }

@@ -116,6 +116,19 @@ describe("firewall plugin, iptables backend, on the fake firewall", () => {
     for (const cmd of ["ADD", "CHECK"]) expect((await run(setup(), cmd, bare)).json().msg).toBe("missing prevResult from earlier plugin");
   });
 
+  for (const version of ["0.4.0", "1.0.0", "1.1.0"]) {
+    test(`ADD at ${version} passes prevResult through in that version, and CHECK and DEL accept it`, async () => {
+      const s = setup();
+      const prev = { ...PREV, cniVersion: version };
+      const r = await run(s, "ADD", conf({ cniVersion: version, prevResult: prev }));
+      expect(r.code).toBe(0);
+      expect(r.json().cniVersion).toBe(version);
+      expect(r.json().ips.map((ip: { address: string }) => ip.address)).toEqual(["198.18.0.5/24", "2001:db8::5/64"]);
+      expect((await run(s, "CHECK", conf({ cniVersion: version, prevResult: prev }))).code).toBe(0);
+      expect((await run(s, "DEL", conf({ cniVersion: version, prevResult: prev }))).code).toBe(0);
+    });
+  }
+
   test("supports spec versions 0.4.0 and later only, as the reference", async () => {
     const r = await run(setup(), "ADD", conf({ cniVersion: "0.3.1", prevResult: { ...PREV, cniVersion: "0.3.1" } }));
     expect(r.code).toBe(1);

@@ -7,7 +7,7 @@
  * isolation chains whatever the backend. ADD and DEL are one transaction each; a failed
  * ADD removes what it added; DEL succeeds when things are already gone (DEL-3).
  */
-import type { Firewall } from "@tscni/firewall";
+import type { Firewall, FirewallTx } from "@tscni/firewall";
 import { pluginMain, type CmdArgs, type PluginDefinition, type PluginHandlers, type PluginIO } from "@tscni/skel";
 import { versionsStartingFrom, type Result100 } from "@tscni/spec";
 import { ingressPolicyOf, parseFirewallConfig, type FirewallConfig, type IngressPolicy } from "./config.ts";
@@ -27,7 +27,7 @@ export interface FirewallPluginPorts {
 const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 /** `getBackend`: the named one, else firewalld when it runs, else iptables. */
-async function useFirewalld(ports: FirewallPluginPorts, conf: FirewallConfig): Promise<boolean> {
+async function useFirewalld(ports: Pick<FirewallPluginPorts, "dbus">, conf: FirewallConfig): Promise<boolean> {
   if (conf.backend !== "auto") return conf.backend === "firewalld";
   return firewalldRunning(ports.dbus);
 }
@@ -103,6 +103,24 @@ async function del(ports: FirewallPluginPorts, a: CmdArgs): Promise<void> {
   if (policy instanceof Error) throw policy;
 }
 
+/**
+ * What an ADD would do, for `cni plan`: the iptables transaction for `prev` (the
+ * interface plugin's planned result), or only the isolation part plus a note when
+ * firewalld would take the addresses (asked on the system bus unless `dbus` is given).
+ * Applies nothing.
+ */
+export async function planChained(a: CmdArgs, prev: Result100, dbus?: DbusPort): Promise<{ firewall: FirewallTx; notes: string[] }> {
+  const conf = parseFirewallConfig({ ...a.config, prevResult: undefined });
+  const ports = { dbus: dbus ?? (await import("./real-dbus.ts")).busctlPort(process.env) };
+  const policy = ingressPolicyOf(conf);
+  if (policy instanceof Error) throw policy;
+  const ips = hostIps(prev);
+  const fwd = await useFirewalld(ports, conf);
+  const tx = planAdd({ iptables: !fwd, adminChain: conf.adminChain, ips, policy, bridge: isolationBridge(policy, prev) });
+  const notes = fwd ? [`firewall: firewalld zone "${conf.zone}" gets source(s) ${ips.map((ip) => ip.cidr).join(", ")} over D-Bus`] : [];
+  return { firewall: tx, notes };
+}
+
 /** The firewall handlers over the given ports; no GC or STATUS, as the reference. */
 export function firewallHandlers(ports: FirewallPluginPorts): PluginHandlers {
   return { add: (a) => add(ports, a), check: (a) => check(ports, a), del: (a) => del(ports, a) };
@@ -115,6 +133,13 @@ export function firewallDefinition(ports: FirewallPluginPorts): PluginDefinition
 
 /** The binary's entry for `firewall`: the real netfilter backends (loaded on first use) and busctl. */
 export async function main(io: PluginIO): Promise<number> {
-  const [{ lazyLinuxFirewall }, { busctlPort }] = await Promise.all([import("../shared/lazy-firewall.ts"), import("./real-dbus.ts")]);
-  return pluginMain(firewallDefinition({ firewall: lazyLinuxFirewall(), dbus: busctlPort(io.env), warn: (m) => io.stderr(`${m}\n`) }), io);
+  const [{ lazyLinuxFirewall }, { busctlPort }, { createTracer, tracedFirewall }] = await Promise.all([
+    import("../shared/lazy-firewall.ts"),
+    import("./real-dbus.ts"),
+    import("../shared/trace.ts"),
+  ]);
+  // TSCNI_TRACE=1: every firewall call timed on stderr, as for bridge and ptp.
+  const trace = createTracer(io.env, io.stderr);
+  const firewall = trace === undefined ? lazyLinuxFirewall() : tracedFirewall(lazyLinuxFirewall(), trace);
+  return pluginMain(firewallDefinition({ firewall, dbus: busctlPort(io.env), warn: (m) => io.stderr(`${m}\n`) }), io);
 }

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { canonicalIptRule } from "@tscni/firewall";
 import type { Result100 } from "@tscni/spec";
 import { adminJumpRule, containerRules, forwardJumpRule, goRule, hostIps, isolationRules } from "./rules.ts";
 
@@ -54,5 +55,19 @@ describe("the firewall plugin's iptables rules, as iptables-save prints the refe
 
   test("goRule prints a rule as Go's %v of a []string", () => {
     expect(goRule(forwardJumpRule())).toBe("[-m comment --comment CNI firewall plugin rules -j CNI-FORWARD]");
+  });
+
+  test("every rule is already in iptables-save's canonical order and spelling, so reads compare equal", () => {
+    const all = [
+      ...containerRules("198.18.0.5/32"),
+      ...containerRules("2001:db8::5/128"),
+      forwardJumpRule(),
+      adminJumpRule("CNI-ADMIN"),
+      ...((r) => [r.forwardJump, ...r.stage1Insert, r.stage1Return, r.stage2Drop, r.stage2Return])(isolationRules("cni0", true)),
+    ];
+    for (const rule of all) {
+      const family = rule.some((t) => t.includes(":") && !t.includes(" ")) ? 6 : 4;
+      expect(canonicalIptRule(family, rule)).toEqual([...rule]);
+    }
   });
 });

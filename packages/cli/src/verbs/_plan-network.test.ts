@@ -113,4 +113,15 @@ describe("cni plan <network> <netns>", () => {
     expect(await verb.run(io)).toBe(1);
     expect(err).toContain("cni plan: ");
   });
+  test("plans a chained firewall plugin on the bridge's planned result: CNI-FORWARD rules for the peeked address", async () => {
+    const { env } = setup("fwchain", [
+      { type: "bridge", bridge: "cni0", isGateway: true, ipam: { type: "host-local", dataDir: "DATA", ranges: [[{ subnet: "198.18.0.0/24" }]] } },
+      { type: "firewall", backend: "iptables", ingressPolicy: "same-bridge" },
+    ]);
+    const plan = await planNetwork("web", "/var/run/netns/plan1", { env, kernel: readOnlyKernel(), random: counting(), firewall: new FakeFirewall() });
+    const rules = plan.firewall.flatMap((op) => ("rule" in op && typeof op.rule !== "string" ? [`${op.chain} ${op.rule.join(" ")}`] : []));
+    expect(rules).toContain("CNI-FORWARD -s 198.18.0.3/32 -j ACCEPT");
+    expect(rules).toContain("CNI-ISOLATION-STAGE-2 -o cni0 -m comment --comment CNI firewall plugin rules (ingressPolicy: same-bridge|isolated) -j DROP");
+    expect(plan.notes.some((n) => n.startsWith("firewall"))).toBe(false);
+  });
 });

@@ -1,8 +1,8 @@
 /**
  * `cni plan <network> <netns>`: what an ADD of the network would do to the kernel,
  * computed by the plugins' own planners on a read of the kernel, with the next IPAM
- * address peeked (not reserved), and the firewall transaction of its ipMasq. Nothing is
- * changed: no link, no rule, no reservation, no file.
+ * address peeked (not reserved), and the firewall transactions of its ipMasq and of a
+ * chained `firewall` plugin. Nothing is changed: no link, no rule, no reservation, no file.
  */
 import { resolve } from "node:path";
 import { loadNetwork } from "@tscni/config";
@@ -21,12 +21,20 @@ type Planner = (
   ports: { kernel: Kernel; random: RandomBytes; firewall?: Firewall },
   a: CmdArgs,
   ipam: (type: string) => Promise<Result100 | undefined>,
-) => Promise<{ steps: PlanStep[]; firewall: FirewallTx }>;
+) => Promise<{ steps: PlanStep[]; firewall: FirewallTx; result: Result100 }>;
 
 /** The plugins `cni plan` can plan, loaded on use. */
 const PLANNERS: Readonly<Record<string, () => Promise<Planner>>> = {
   bridge: async () => (await import("@tscni/plugins/bridge")).planAdd,
   ptp: async () => (await import("@tscni/plugins/ptp")).planAdd,
+};
+
+/** A chained plugin that can say what its ADD would do with the interface plugin's result. */
+type ChainedPlanner = (a: CmdArgs, prev: Result100) => Promise<{ firewall: FirewallTx; notes: string[] }>;
+
+/** The chained plugins `cni plan` can plan, loaded on use. */
+const CHAINED_PLANNERS: Readonly<Record<string, () => Promise<ChainedPlanner>>> = {
+  firewall: async () => (await import("@tscni/plugins/firewall")).planChained,
 };
 
 /** A network's plan: the operations and notes about what was not planned. */
@@ -64,16 +72,9 @@ export async function planNetwork(netName: string, netns: string, opts: NetworkP
   const ops: KernelOp[] = [];
   const firewall: FirewallTx[number][] = [];
   const notes: string[] = [];
-  for (const plugin of list.plugins) {
-    const type = plugin.network.type;
-    const load = Object.hasOwn(PLANNERS, type) ? PLANNERS[type] : undefined;
-    // Chained plugins see the first one's result; only the first interface plugin is planned.
-    if (load === undefined || ops.length > 0) {
-      notes.push(`${type}: not planned (${load === undefined ? "no planner for this plugin" : "runs after the interface plugin"})`);
-      continue;
-    }
+  const argsFor = (plugin: (typeof list.plugins)[number]): CmdArgs => {
     const req = buildRequest(list.name, list.cniVersion, plugin, undefined, rt);
-    const a: CmdArgs = {
+    return {
       command: "ADD",
       ...rt,
       args: opts.env.CNI_ARGS ?? "",
@@ -81,8 +82,28 @@ export async function planNetwork(netName: string, netns: string, opts: NetworkP
       stdinData: req.bytes,
       config: { ...req.network, name: list.name, cniVersion: list.cniVersion },
     };
+  };
+  // The interface plugin's planned result, which chained plugins plan on.
+  let prev: Result100 | undefined;
+  for (const plugin of list.plugins) {
+    const type = plugin.network.type;
+    const chained = Object.hasOwn(CHAINED_PLANNERS, type) ? CHAINED_PLANNERS[type] : undefined;
+    if (chained !== undefined && prev !== undefined) {
+      const planned = await (await chained())(argsFor(plugin), prev);
+      firewall.push(...planned.firewall);
+      notes.push(...planned.notes);
+      continue;
+    }
+    const load = Object.hasOwn(PLANNERS, type) ? PLANNERS[type] : undefined;
+    // Chained plugins see the first one's result; only the first interface plugin is planned.
+    if (load === undefined || ops.length > 0) {
+      notes.push(`${type}: not planned (${load === undefined ? "no planner for this plugin" : "runs after the interface plugin"})`);
+      continue;
+    }
+    const a = argsFor(plugin);
     const planned = await (await load())(ports, a, (ipamType) => peekIpam(ipamType, a));
     ops.push(...opsOf(planned.steps));
+    prev = planned.result;
     firewall.push(...planned.firewall);
     notes.unshift(`${type}: ADD of ${rt.ifName} in ${absNetns} (container ID ${rt.containerID})`);
   }
