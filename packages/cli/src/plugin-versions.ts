@@ -13,6 +13,7 @@ export const PLUGIN_VERSIONS: Readonly<Record<string, readonly string[]>> = {
   "host-local": VERSIONS,
   bridge: VERSIONS,
   ptp: VERSIONS,
+  portmap: VERSIONS,
 };
 
 /** The VERSION reply of a plugin, exactly as the skel prints it (compact JSON, newline). */

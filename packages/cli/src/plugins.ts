@@ -10,5 +10,6 @@ export const PLUGINS: Readonly<Record<string, () => Promise<{ main: (io: Command
   "host-local": () => import("@tscni/plugins/host-local"),
   bridge: () => import("@tscni/plugins/bridge"),
   ptp: () => import("@tscni/plugins/ptp"),
+  portmap: () => import("@tscni/plugins/portmap"),
   "cni-shim": () => import("@tscni/server/shim"),
 };

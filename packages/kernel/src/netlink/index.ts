@@ -7,3 +7,4 @@ export type { EncodeContext } from "./encode.ts";
 export { NetlinkError, NetlinkSocket } from "./socket.ts";
 export { MessageBuilder, attrs, attrStr, attrU, messages } from "./wire.ts";
 export { cidrBytes, ipBytes, ipText, macBytes, macText } from "./text.ts";
+export { IPPROTO, deleteConntrackByDstPort, matchingTuple } from "./conntrack.ts";

@@ -57,9 +57,12 @@ export class NetlinkSocket {
     private readonly fd: number,
   ) {}
 
-  /** Opens a socket in the calling thread's current namespace (the caller may have switched it). */
-  static open(c: Libc): NetlinkSocket {
-    const fd = c.socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+  /**
+   * Opens a socket in the calling thread's current namespace (the caller may have switched
+   * it); rtnetlink unless `protocol` names another netlink family (NETLINK_NETFILTER, 12).
+   */
+  static open(c: Libc, protocol = NETLINK_ROUTE): NetlinkSocket {
+    const fd = c.socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, protocol);
     if (fd < 0) throw new NetlinkError(c.errno(), "cannot open a netlink socket");
     const one = Uint8Array.of(1, 0, 0, 0);
     // Error messages: the kernel's explanation (like iproute2 shows), without an echo of the request.
