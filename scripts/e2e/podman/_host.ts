@@ -25,7 +25,7 @@ const OURS = ["bridge", "host-local", "loopback", "portmap", "firewall", "tuning
 /** The default network's subnet (podman's `default_subnet`). */
 export const DEFAULT_SUBNET = "198.18.40.0/24";
 /** The host's uplink to the "outside" namespace: host .1, outside .2; the outside has no route to the pods. */
-export const UPLINK = { host: "198.19.40.1", outside: "198.19.40.2", prefix: 24 };
+export const UPLINK = { host: "198.19.40.1", outside: "198.19.40.2", prefix: 24, host6: "2001:db8:40::1", outside6: "2001:db8:40::2" };
 /** The tiny image (busybox-static, `podman import`). */
 export const IMAGE = "localhost/tscni-busybox:latest";
 const BUSYBOX = "/bin/busybox";
@@ -161,6 +161,8 @@ export class PodmanHost {
       ["ip", "-n", H, "link", "add", "uplink", "type", "veth", "peer", "name", "uplink", "netns", O],
       ["ip", "-n", H, "addr", "add", `${UPLINK.host}/${UPLINK.prefix}`, "dev", "uplink"],
       ["ip", "-n", O, "addr", "add", `${UPLINK.outside}/${UPLINK.prefix}`, "dev", "uplink"],
+      ["ip", "-n", H, "addr", "add", `${UPLINK.host6}/64`, "dev", "uplink", "nodad"],
+      ["ip", "-n", O, "addr", "add", `${UPLINK.outside6}/64`, "dev", "uplink", "nodad"],
       ["ip", "-n", H, "link", "set", "uplink", "up"],
       ["ip", "-n", O, "link", "set", "uplink", "up"],
     ];

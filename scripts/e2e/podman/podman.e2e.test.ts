@@ -114,10 +114,10 @@ run("podman on tscni, inside a namespace that plays the host", () => {
     expect((await exec("i1", ["ping", "-c", "1", "-W", "2", UPLINK.outside])).code).not.toBe(0);
   });
 
-  test("a dual-stack network gives each container an IPv4 and an IPv6 address that reach each other", async () => {
+  test("a dual-stack network gives each container an IPv4 and an IPv6 address that reach each other, and -p answers over IPv6", async () => {
     await h.ok(["network", "create", "--ipv6", "--subnet", "198.18.43.0/24", "--subnet", "2001:db8:43::/64", "dual"]);
     await h.ok(["run", "-d", "--name", "d1", "--network", "dual", IMAGE, "sleep", "600"]);
-    await h.ok(["run", "-d", "--name", "d2", "--network", "dual", IMAGE, "sleep", "600"]);
+    await h.ok(["run", "-d", "--name", "d2", "--network", "dual", "-p", "8081:80", IMAGE, "httpd", "-f", "-p", "80", "-h", "/www"]);
     const d2 = (await inspect("d2")).NetworkSettings.Networks.dual!;
     expect(d2.IPAddress.startsWith("198.18.43.")).toBe(true);
     expect(d2.GlobalIPv6Address.startsWith("2001:db8:43::")).toBe(true);
@@ -128,6 +128,8 @@ run("podman on tscni, inside a namespace that plays the host", () => {
       if (v6 !== 0) await Bun.sleep(300); // DAD may still be settling
     }
     expect(v6).toBe(0);
+    const get6 = ["sh", "-c", `printf 'GET /index.html HTTP/1.0\\r\\n\\r\\n' | busybox nc -w 5 ${UPLINK.host6} 8081`];
+    expect((await h.in(h.outside, get6)).stdout.split("\r\n\r\n")[1]).toBe("tscni\n");
   });
 
   test("10 containers started in parallel get 10 distinct addresses", async () => {
