@@ -45,6 +45,14 @@ describe("parsePortmapConfig", () => {
     expect(c.portMappings).toEqual([{ hostPort: 8080, containerPort: 80, protocol: "tcp", hostIP: "" }]);
   });
 
+  test("matches mapping keys case-insensitively as Go's decoder does: containerd's go-cni sends HostPort, ContainerPort, Protocol, HostIP", async () => {
+    const c = await parsePortmapConfig(base(maps({ HostPort: 8080, ContainerPort: 80, Protocol: "tcp", HostIP: "" }, { hostport: 1, HOSTPORT: 9090, containerPort: 90, protocol: "udp" })), "eth0", both);
+    expect(c.portMappings).toEqual([
+      { hostPort: 8080, containerPort: 80, protocol: "tcp", hostIP: "" },
+      { hostPort: 9090, containerPort: 90, protocol: "udp", hostIP: "" },
+    ]);
+  });
+
   test("defaults to nftables only when iptables is unusable and nftables works", async () => {
     const m = maps({ hostPort: 8080, containerPort: 80, protocol: "tcp" });
     expect((await parsePortmapConfig(base(m), "eth0", nftOnly)).backend).toBe("nftables");

@@ -134,13 +134,40 @@ export function containerAddresses(prev: Result100 | undefined, ifName: string):
   return out;
 }
 
+const MAPPING_FIELDS = ["hostPort", "containerPort", "protocol", "hostIP"] as const;
+
+/**
+ * Renames each mapping's keys to the fields Go's decoder matches them to, case-insensitively
+ * (a later key wins): containerd's go-cni sends `HostPort`/`ContainerPort`/`Protocol`/`HostIP`
+ * (its PortMapping has no JSON tags) and the reference reads them as `hostPort`...
+ */
+function foldMappingKeys(config: unknown): unknown {
+  const rc = isObject(config) ? config.runtimeConfig : undefined;
+  const maps = isObject(rc) ? rc.portMappings : undefined;
+  if (!isObject(config) || !isObject(rc) || !Array.isArray(maps)) return config;
+  const fold = (m: unknown): unknown => {
+    if (!isObject(m)) return m;
+    const out: Record<string, unknown> = {};
+    for (const [k, val] of Object.entries(m)) {
+      const field = MAPPING_FIELDS.find((f) => f === k) ?? MAPPING_FIELDS.find((f) => f.toLowerCase() === k.toLowerCase());
+      out[field ?? k] = val;
+    }
+    return out;
+  };
+  return { ...config, runtimeConfig: { ...rc, portMappings: maps.map(fold) } };
+}
+
+function isObject(x: unknown): x is Record<string, unknown> {
+  return typeof x === "object" && x !== null && !Array.isArray(x);
+}
+
 /**
  * Parses the config (`parseConfig`): prevResult, defaults, the mark-bit and backend checks
  * and the port numbers, in the reference's order. ADD and DEL wrap its errors as
  * `failed to parse config: ...` ({@link wrapParseError}); CHECK does not.
  */
 export async function parsePortmapConfig(config: unknown, ifName: string, support: SupportProbe): Promise<PortmapConfig> {
-  const parsed = v.safeParse(Schema, config, { abortEarly: true });
+  const parsed = v.safeParse(Schema, foldMappingKeys(config), { abortEarly: true });
   if (!parsed.success) throw unmarshalError(parsed.issues[0]);
   const c = parsed.output;
   const cniVersion = c.cniVersion ?? "0.1.0";
