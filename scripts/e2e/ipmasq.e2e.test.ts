@@ -113,7 +113,7 @@ run("ipMasq on the real kernel", () => {
     const before = await nat();
     const out = await must(w.host, ["env", `NETCONFPATH=${confDir}`, join(BIN_DIR, "cni"), "plan", "masqplan", w.netns(0)]);
     const [kernel, firewall] = out.split("# firewall\n");
-    expect(kernel).toContain("link add tscnimasq0 type bridge");
+    expect(kernel).toContain("type veth");
     expect(firewall).toMatch(/^iptables -t nat -A POSTROUTING -s 198\.18\.41\.\d+\/32 -m comment --comment "name: \\"masqplan\\" id: \\"cnitool-[0-9a-f]+\\"" -j CNI-[0-9a-f]{24} {2}# unless present$/m);
     expect(firewall).toContain("ip6tables -t nat -A CNI-");
     expect(await nat()).toBe(before);
