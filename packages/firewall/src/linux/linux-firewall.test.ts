@@ -203,6 +203,27 @@ describe.skipIf(!root).each(["nft", "legacy"] as IptablesVariant[])("the Linux f
     await fw.apply([{ op: "ipt.chain.remove", family: 4, table: "nat", chain: "CNI-HOSTPORT-DNAT" }]);
   });
 
+  test("an nft rule someone else deletes between our read and our write does not fail our DEL", async () => {
+    await fw.apply(nftAdd);
+    let raced = false;
+    const racing = await createLinuxFirewall({
+      netns: ns?.path ?? "",
+      path,
+      wrapExec: (exec) => (argv, stdin) => {
+        if (!raced && argv.includes("-f")) {
+          raced = true; // a concurrent DEL of the same container removes the rule first
+          const handle = /handle (\d+)/.exec(stdin ?? "")?.[1] ?? "";
+          inNetns(ns?.name ?? "", ["nft", "delete", "rule", "inet", T.table, "masq_checks", "handle", handle]);
+        }
+        return exec(argv, stdin);
+      },
+    });
+    await racing.apply([{ op: "nft.rule.delete", ...T, chain: "masq_checks", commentPrefix: NCMT.slice(0, 33) }]);
+    expect(raced).toBe(true);
+    expect((await fw.nftTable("inet", T.table))?.find((c) => c.name === "masq_checks")?.rules).toEqual([]);
+    await fw.apply([{ op: "nft.table.remove", ...T }]);
+  });
+
   test("a failing restore leaves nothing of its table (restore atomicity)", async () => {
     const before = await snapshot(fw);
     const err = await failure(fw.apply([...masqAdd().filter((o) => o.family === 4), { op: "ipt.rule.append", family: 4, table: "nat", chain: "CNI-NOPE", rule: ["-j", "ACCEPT"] }]));
