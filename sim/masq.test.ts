@@ -108,6 +108,15 @@ describe.each(["bridge", "ptp"] as const)("%s with ipMasq", (plugin) => {
     baseline(h);
   });
 
+  test("DEL without a netns (CNI_NETNS empty) still removes the rules", async () => {
+    const h = machine();
+    await run(h, plugin, "ADD", { ipMasqBackend: "iptables" });
+    await run(h, plugin, "ADD", { ipMasqBackend: "nftables" }, "ctr2");
+    for (const cid of ["ctr1", "ctr2"]) expect((await h.run(plugin, "DEL", { config: net(plugin), containerID: cid, netns: "" })).code).toBe(0);
+    baseline(h);
+    expect(h.reserved(`${plugin}masq`)).toEqual([]);
+  });
+
   test.each(["iptables", "nftables"])("%s: a firewall failure fails ADD and leaves no rule, link or reservation (ADD-6)", async (backend) => {
     const fw = new FakeFirewall({ failWhen: (op) => (op.op === "ipt.rule.append" && op.family === 6) || (op.op === "nft.rule.add" && op.rule.startsWith("ip6 saddr")) ? "injected" : undefined });
     const h = machine(fw);

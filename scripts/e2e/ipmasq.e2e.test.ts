@@ -7,7 +7,7 @@
  * it saw, which must be the host's. After DEL no per-container rule is left.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { formatIptRule, planMasqSetup } from "@tscni/firewall";
 import { parseCIDR } from "@tscni/spec/ipnet";
@@ -102,6 +102,21 @@ run("ipMasq on the real kernel", () => {
     } finally {
       expect((await call("DEL")).code).toBe(0);
     }
+  });
+
+  test("cni plan prints the masquerade rules after the kernel script, and changes nothing", async () => {
+    const confDir = join(w.dir, "net.d");
+    mkdirSync(confDir, { recursive: true });
+    const net = { ...netConfig("bridge", "iptables", join(w.dir, "ipam")), name: "masqplan" };
+    writeFileSync(join(confDir, "10-masqplan.conf"), JSON.stringify(net));
+    const nat = async () => (await must(w.host, ["iptables-save", "-t", "nat"])).replace(/^#.*\n/gm, "");
+    const before = await nat();
+    const out = await must(w.host, ["env", `NETCONFPATH=${confDir}`, join(BIN_DIR, "cni"), "plan", "masqplan", w.netns(0)]);
+    const [kernel, firewall] = out.split("# firewall\n");
+    expect(kernel).toContain("type veth");
+    expect(firewall).toMatch(/^iptables -t nat -A POSTROUTING -s 198\.18\.41\.\d+\/32 -m comment --comment "name: \\"masqplan\\" id: \\"cnitool-[0-9a-f]+\\"" -j CNI-[0-9a-f]{24} {2}# unless present$/m);
+    expect(firewall).toContain("ip6tables -t nat -A CNI-");
+    expect(await nat()).toBe(before);
   });
 
   for (const plugin of ["bridge", "ptp"] as const) {

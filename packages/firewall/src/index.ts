@@ -46,9 +46,10 @@ export type { IptReads } from "./render-ipt.ts";
 export { nftComment, nftTablesOf, renderNftScript } from "./render-nft.ts";
 export type { NftReads } from "./render-nft.ts";
 export { renderOpLine, renderTx } from "./render-plan.ts";
+export { backendWorks, defaultBackend } from "./backend.ts";
+export { canonicalIptRule } from "./ipt-canonical.ts";
 export {
   chooseMasqBackend,
-  defaultMasqBackend,
   isMasqBackend,
   MASQ_BACKENDS,
   MASQ_TABLE,
@@ -60,5 +61,3 @@ export {
   unknownMasqBackend,
 } from "./masq/index.ts";
 export type { MasqAttachment, MasqBackend } from "./masq/index.ts";
-export { backendWorks, defaultBackend } from "./backend.ts";
-export { canonicalIptRule } from "./ipt-canonical.ts";

@@ -72,11 +72,11 @@ async function del(ports: PluginPorts, a: CmdArgs): Promise<void> {
   const conf = parsePtpConfig(a.config);
   // IPAM first, its errors propagate (§8.2 DEL, DEL-6); then the link, if anything is left.
   await ports.ipam(conf.ipamType, a).del();
-  if (a.netns === "") return;
   // The addresses the link has before it goes, for the masquerade teardown (§8.2 DEL step 4).
-  const masqIps = conf.ipMasq ? await linkMasqNets(ports.kernel, a.netns, a.ifName) : [];
-  await deleteContainerLink(ports.kernel, a.netns, a.ifName);
-  // Also when no address was found: the rules are found by name and hash (DEL-3).
+  const masqIps = conf.ipMasq && a.netns !== "" ? await linkMasqNets(ports.kernel, a.netns, a.ifName) : [];
+  if (a.netns !== "") await deleteContainerLink(ports.kernel, a.netns, a.ifName);
+  // Unlike the reference, also without a netns or an address: the chain and the nft rules
+  // are found by name and hash, so a late DEL leaves nothing behind either (DEL-3).
   await delMasq(ports, conf, { ifName: a.ifName, cid: a.containerID }, masqIps);
 }
 

@@ -1,15 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { parseCIDR } from "@tscni/spec/ipnet";
-import { defaultMasqBackend, isMasqBackend, planMasqSetup, planMasqTeardown, unknownMasqBackend } from "./plan.ts";
+import { isMasqBackend, planMasqSetup, planMasqTeardown, unknownMasqBackend } from "./plan.ts";
 
 describe("masquerade backend choice (H-3)", () => {
-  test("defaults to iptables unless only nftables works", () => {
-    expect(defaultMasqBackend({ iptables: true, nftables: true })).toBe("iptables");
-    expect(defaultMasqBackend({ iptables: true, nftables: false })).toBe("iptables");
-    expect(defaultMasqBackend({ iptables: false, nftables: true })).toBe("nftables");
-    expect(defaultMasqBackend({ iptables: false, nftables: false })).toBe("iptables");
-  });
-
   test("knows exactly the two backends and names any other value as the reference does", () => {
     expect(["iptables", "nftables", "", "nft", "IPTABLES"].map(isMasqBackend)).toEqual([true, true, false, false, false]);
     expect(unknownMasqBackend("nft")).toBe('unknown ipmasq backend "nft"');

@@ -3,13 +3,13 @@
  * one attachment's masquerading amounts to, computed before anything is touched.
  */
 import type { IPNet } from "@tscni/spec/ipnet";
-import type { FirewallSupport } from "../firewall.ts";
+import type { FirewallBackend } from "../firewall.ts";
 import type { FirewallTx } from "../ops.ts";
 import { iptMasqSetup, iptMasqTeardown } from "./iptables.ts";
 import { nftMasqSetup, nftMasqTeardown } from "./nftables.ts";
 
 /** The two ways the reference masquerades (`ipMasqBackend`). */
-export type MasqBackend = "iptables" | "nftables";
+export type MasqBackend = FirewallBackend;
 
 /** Both backends, in the order teardown tries them (iptables first, as the reference). */
 export const MASQ_BACKENDS: readonly MasqBackend[] = ["iptables", "nftables"];
@@ -22,14 +22,6 @@ export function isMasqBackend(value: string): value is MasqBackend {
 /** The reference's message for any other value, `""` included (a Go `*string` set to ""). */
 export function unknownMasqBackend(value: string): string {
   return `unknown ipmasq backend ${JSON.stringify(value)}`;
-}
-
-/**
- * The backend when `ipMasqBackend` is unset: iptables, unless only nftables works here
- * (H-3, SetupIPMasqForNetworks).
- */
-export function defaultMasqBackend(support: FirewallSupport): MasqBackend {
-  return !support.iptables && support.nftables ? "nftables" : "iptables";
 }
 
 /**

@@ -5,7 +5,8 @@
  */
 import type { IPNet } from "@tscni/spec/ipnet";
 import type { Firewall } from "../firewall.ts";
-import { defaultMasqBackend, MASQ_BACKENDS, planMasqSetup, planMasqTeardown, type MasqBackend } from "./plan.ts";
+import { backendWorks, defaultBackend } from "../backend.ts";
+import { MASQ_BACKENDS, planMasqSetup, planMasqTeardown, type MasqBackend } from "./plan.ts";
 
 /** One attachment's identity in masquerade rules. */
 export interface MasqAttachment {
@@ -17,7 +18,7 @@ export interface MasqAttachment {
 
 /** The backend to use: the configured one, else the default for what works here. */
 export async function chooseMasqBackend(fw: Firewall, configured: MasqBackend | undefined): Promise<MasqBackend> {
-  return configured ?? defaultMasqBackend(await fw.support());
+  return configured ?? (await defaultBackend(fw));
 }
 
 /**
@@ -44,7 +45,7 @@ export async function setupMasq(fw: Firewall, configured: MasqBackend | undefine
   try {
     return await attempt("iptables");
   } catch (err) {
-    if (defaultMasqBackend(await fw.support()) === "iptables") throw err;
+    if ((await defaultBackend(fw)) === "iptables") throw err;
     return attempt("nftables");
   }
 }
@@ -68,7 +69,7 @@ export async function teardownMasq(fw: Firewall, ips: readonly IPNet[], a: MasqA
         return undefined;
       } catch (err) {
         // Asked only after a failure: DEL's usual path pays for no probe.
-        return (await fw.support())[backend] ? (err instanceof Error ? err.message : String(err)) : undefined;
+        return (await backendWorks(fw, backend)) ? (err instanceof Error ? err.message : String(err)) : undefined;
       }
     }),
   );
