@@ -9,7 +9,8 @@ import { pluginMain, type CmdArgs, type PluginDefinition, type PluginHandlers, t
 import { VERSIONS, convertResult, type Result100 } from "@tscni/spec";
 import { rollback } from "../shared/apply.ts";
 import { applyAttachment, fillMacs, requireNetns } from "../shared/attach.ts";
-import { deleteContainerLink, prevResultOf, settleAddresses } from "../shared/lifecycle.ts";
+import { prevResultOf, settleAddresses } from "../shared/lifecycle.ts";
+import { deleteOwnContainerLink, portOf } from "../shared/ownership.ts";
 import type { PluginPorts } from "../shared/ports.ts";
 import { undoOf } from "../shared/steps.ts";
 import { containerNameTaken, pickVethName, randomMac, randomVethName } from "../shared/veth.ts";
@@ -105,7 +106,7 @@ async function check(ports: PluginPorts, a: CmdArgs): Promise<void> {
 async function del(ports: PluginPorts, a: CmdArgs): Promise<void> {
   // A config or CNI_ARGS that does not parse fails DEL, as the reference (§8.1 DEL step 1).
   const conf = parseBridgeConfig(a.config, a.args);
-  if (a.netns !== "") await deleteContainerLink(ports.kernel, a.netns, a.ifName);
+  await deleteOwnContainerLink(ports.kernel, a.netns, a.ifName, portOf(conf.bridge), ports.warn);
   // IPAM is released even when the namespace is gone (DEL-2); its errors propagate (DEL-6).
   if (conf.ipamType !== "") await ports.ipam(conf.ipamType, a).del();
 }

@@ -7,7 +7,8 @@
 import { pluginMain, type CmdArgs, type PluginDefinition, type PluginHandlers, type PluginIO } from "@tscni/skel";
 import { VERSIONS, type Result100 } from "@tscni/spec";
 import { applyAttachment, fillMacs, requireNetns } from "../shared/attach.ts";
-import { deleteContainerLink, prevResultOf } from "../shared/lifecycle.ts";
+import { prevResultOf } from "../shared/lifecycle.ts";
+import { deleteOwnContainerLink, hostEndOf, prevHostNames } from "../shared/ownership.ts";
 import type { PluginPorts } from "../shared/ports.ts";
 import { containerNameTaken, pickVethName, randomVethName } from "../shared/veth.ts";
 import { checkPtp } from "./check.ts";
@@ -59,7 +60,7 @@ async function del(ports: PluginPorts, a: CmdArgs): Promise<void> {
   const conf = parsePtpConfig(a.config);
   // IPAM first, its errors propagate (§8.2 DEL, DEL-6); then the link, if anything is left.
   await ports.ipam(conf.ipamType, a).del();
-  if (a.netns !== "") await deleteContainerLink(ports.kernel, a.netns, a.ifName);
+  await deleteOwnContainerLink(ports.kernel, a.netns, a.ifName, hostEndOf(prevHostNames(a.config)), ports.warn);
 }
 
 /**
