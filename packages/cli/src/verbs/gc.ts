@@ -13,7 +13,8 @@ import { CniError, ErrorCode } from "@tscni/spec";
 import type { Verb } from "../io.ts";
 import { findLeaks } from "../leaks/find.ts";
 import { hostLocalDataDirs } from "../leaks/gather.ts";
-import { networkStates, unknownOwners } from "../leaks/scan.ts";
+import { unknownOwners } from "../leaks/repair.ts";
+import { networkStates } from "../leaks/scan.ts";
 import { COMMON_OPTIONS, runVerb, setup } from "./_cnitool.ts";
 
 const help = `usage: cni gc <network-name> <netns-path> [options]
