@@ -13,18 +13,16 @@
  */
 import { join } from "node:path";
 import { DEFAULT_DATA_DIR } from "@tscni/ipam";
-import { withAttachmentLock } from "@tscni/ipam/lock";
+import { PLUGIN_LOCK_DIR, withAttachmentLock } from "@tscni/ipam/lock";
 import type { CmdArgs, PluginDefinition } from "@tscni/skel";
 
-/** The directory of our attachment locks in host-local's data dir. */
-export const LOCK_DIR = ".tscni-locks";
 
 /** The lock directory of an invocation: in its host-local data dir, or none. */
 export function lockDirOf(a: CmdArgs): string | undefined {
   const ipam = (a.config as { ipam?: { type?: unknown; dataDir?: unknown } }).ipam;
   if (ipam?.type !== "host-local") return undefined;
   const dataDir = typeof ipam.dataDir === "string" && ipam.dataDir !== "" ? ipam.dataDir : DEFAULT_DATA_DIR;
-  return join(dataDir, LOCK_DIR);
+  return join(dataDir, PLUGIN_LOCK_DIR);
 }
 
 function locked<T>(a: CmdArgs, fn: () => Promise<T>): Promise<T> {

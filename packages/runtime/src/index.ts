@@ -14,3 +14,4 @@ export type { PodPortMapping, PodRef, PortMappingArg } from "./manager/pod-conf.
 export { pluginPaths, scanDefaultNetwork } from "./manager/scan.ts";
 export type { DefaultNetworkScan, PodNetwork, ScanOptions } from "./manager/scan.ts";
 export type { UnreadableRecord } from "./attachments.ts";
+export { lockDirOf } from "./serialise.ts";

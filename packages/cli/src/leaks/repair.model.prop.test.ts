@@ -192,7 +192,7 @@ class Repair implements Cmd {
     const netnsExists = (p: string): boolean => r.kernel.namespaces().includes(p);
     const states = await networkStates([r.list], runtime);
     const leaks = states.flatMap((s) => findLeaks(s, netnsExists));
-    await repairNetworks([r.list], states, leaks, { netnsExists, gc: (_l, valid) => runtimeGc(r, valid) });
+    await repairNetworks([r.list], states, leaks, { netnsExists, lockDirs: [], gc: (_l, valid) => runtimeGc(r, valid) });
     // Repair DELs dead attachments whose record it can read.
     for (const i of [...m.dead.keys()]) if (!existsSync(join(r.cacheDir, "results", cacheFileName(NET, { containerID: cid(i), ifName: "eth0" })))) m.dead.delete(i);
     check(m, r);

@@ -7,7 +7,9 @@
  * unreadable record as the valid set.
  */
 import type { NetworkConfigList } from "@tscni/config";
+import { join } from "node:path";
 import { repairDiskStore } from "@tscni/ipam/repair";
+import { PLUGIN_LOCK_DIR } from "@tscni/ipam/lock";
 import { CniError } from "@tscni/spec";
 import type { Leak, NetworkState } from "./find.ts";
 import { hostLocalDataDirs } from "./gather.ts";
@@ -15,6 +17,8 @@ import { hostLocalDataDirs } from "./gather.ts";
 /** What the repair needs from outside. */
 export interface RepairPorts {
   netnsExists(path: string): boolean;
+  /** The runtime's attachment-lock directories (`<cacheDir>/locks`): in-flight calls are never judged. */
+  readonly lockDirs: readonly string[];
   /** The runtime's GC of `list` with `validAttachments` (CniRuntime.gcNetworkList). */
   gc(list: NetworkConfigList, validAttachments: { containerID: string; ifname: string }[]): Promise<void>;
 }
@@ -33,12 +37,15 @@ export async function repairNetworks(lists: readonly NetworkConfigList[], states
     if (state === undefined) continue;
     const live = state.attachments.filter((a) => a.netns !== "" && ports.netnsExists(a.netns));
     const unknown = unknownOwners(state);
+    const busy: { containerID: string; ifname: string }[] = [];
     try {
       for (const dataDir of hostLocalDataDirs(list)) {
-        const report = await repairDiskStore(dataDir, list.name, { live, unknown });
+        const lockDirs = [...ports.lockDirs, join(dataDir, PLUGIN_LOCK_DIR)];
+        const report = await repairDiskStore(dataDir, list.name, { live, unknown, lockDirs });
         errors.push(...report.errors.map((e) => `${list.name}: ${e}`));
+        busy.push(...report.busy);
       }
-      await ports.gc(list, [...live.map((a) => ({ containerID: a.containerID, ifname: a.ifName })), ...unknown]);
+      await ports.gc(list, [...live.map((a) => ({ containerID: a.containerID, ifname: a.ifName })), ...unknown, ...busy]);
     } catch (err) {
       errors.push(`${list.name}: ${CniError.from(err).msg}`);
     }

@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import { loadNetwork } from "@tscni/config";
 import type { NetworkConfigList } from "@tscni/config";
-import type { CniRuntime } from "@tscni/runtime";
+import { type CniRuntime, lockDirOf } from "@tscni/runtime";
 import type { Verb } from "../io.ts";
 import type { Leak } from "../leaks/find.ts";
 import { repairNetworks } from "../leaks/repair.ts";
@@ -67,7 +67,7 @@ function splitArgs(argv: readonly string[]): LeakArgs {
 
 /** `cni leaks --repair`: the fail-safe repair (leaks/repair.ts) with the real netns check and the runtime's GC. */
 async function repair(lists: readonly NetworkConfigList[], leaks: readonly Leak[], runtime: CniRuntime): Promise<string[]> {
-  const ports = { netnsExists: existsSync, gc: (list: NetworkConfigList, validAttachments: { containerID: string; ifname: string }[]) => runtime.gcNetworkList(list, { validAttachments }) };
+  const ports = { netnsExists: existsSync, lockDirs: [lockDirOf(runtime.cacheDir)], gc: (list: NetworkConfigList, validAttachments: { containerID: string; ifname: string }[]) => runtime.gcNetworkList(list, { validAttachments }) };
   return repairNetworks(lists, await networkStates(lists, runtime), leaks, ports);
 }
 
