@@ -117,13 +117,13 @@ export async function nsState(s: SideCtx, ns: string): Promise<unknown> {
 /**
  * The host-local store under the side's data dir: every network's files with contents
  * (the reference writes them 0644, we 0600 like upstream today: modes are not compared;
- * our attachment index `.tscni-index` is ours alone).
+ * our attachment index `.tscni-index` and lock directory `.tscni-locks` are ours alone).
  */
 export function storeState(s: SideCtx): Record<string, string> {
   const out: Record<string, string> = {};
   if (!existsSync(s.dataDir)) return out;
   for (const net of readdirSync(s.dataDir).sort()) {
-    if (net === ".tscni-index") continue;
+    if (net === ".tscni-index" || net === ".tscni-locks") continue;
     const dir = join(s.dataDir, net);
     if (!statSync(dir).isDirectory()) continue;
     for (const f of readdirSync(dir).sort()) out[`${net}/${f}`] = normalizeText(s, readFileSync(join(dir, f), "latin1"));

@@ -12,7 +12,10 @@
  */
 import { closeSync, fstatSync, mkdirSync, openSync, statSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
-import { lockExclusive, unlockFd } from "./flock.ts";
+import { lockExclusive, tryLockExclusive, unlockFd } from "./flock.ts";
+
+/** The directory of our plugins' attachment locks inside host-local's data dir (a dot name is never a network's, VAL-1). */
+export const PLUGIN_LOCK_DIR = ".tscni-locks";
 
 /** The attachment a lock guards. */
 export interface AttachmentKey {
@@ -70,5 +73,26 @@ export async function withAttachmentLock<T>(dir: string, key: AttachmentKey, fn:
     return await fn();
   } finally {
     release();
+  }
+}
+
+/**
+ * True when some process holds the lock of `key` in `dir` right now: an ADD, CHECK or DEL
+ * of that attachment is in flight, so a repair must not judge its reservations (GC-8).
+ * Never creates the file; takes and drops the lock at once when it is free.
+ */
+export function attachmentBusy(dir: string, key: AttachmentKey): boolean {
+  let fd: number;
+  try {
+    fd = openSync(attachmentLockPath(dir, key), "r");
+  } catch {
+    return false; // no lock file: nobody holds it
+  }
+  try {
+    if (!tryLockExclusive(fd)) return true;
+    unlockFd(fd);
+    return false;
+  } finally {
+    closeSync(fd);
   }
 }

@@ -155,7 +155,18 @@ export class DiskStore implements Store {
     const errors: string[] = [];
     const kept = new Map<string, { holder: Holder; ips: IP[] }>();
     let legacyKept = false;
+    const owners = this.damagedOwners(valid);
     for (const r of this.scan()) {
+      const owner = owners.get(formatIP(r.ip));
+      if (!isValid(r.holder) && owner !== undefined) {
+        // A valid attachment's reservation whose content was damaged: rewrite, never release.
+        writeFileSync(join(this.dir, formatIP(r.ip)), formatHolder(owner.containerID, owner.ifname), { mode: 0o600 });
+        const key = formatHolder(owner.containerID, owner.ifname);
+        const entry = kept.get(key) ?? { holder: { id: owner.containerID.trim(), ifname: owner.ifname }, ips: [] };
+        entry.ips.push(r.ip);
+        kept.set(key, entry);
+        continue;
+      }
       if (isValid(r.holder)) {
         if (r.holder.ifname === undefined) {
           legacyKept = true;
@@ -194,6 +205,27 @@ export class DiskStore implements Store {
       }
       if (isDamagedCopyOf(content, id, ifname)) unlinkQuietly(path);
     }
+  }
+
+  /**
+   * The reservations our index lists for a valid attachment whose file is a damaged copy of
+   * that attachment's holder (empty, garbage, truncated), by IP: GC keeps and rewrites them
+   * (issue 16 item 2), since their owner is known to be alive.
+   */
+  private damagedOwners(valid: readonly Attachment[]): Map<string, Attachment> {
+    const out = new Map<string, Attachment>();
+    for (const v of valid) {
+      for (const ip of this.index.read(v.containerID, v.ifname)) {
+        let content: string;
+        try {
+          content = readFileSync(join(this.dir, formatIP(ip)), "utf8");
+        } catch {
+          continue;
+        }
+        if (isDamagedCopyOf(content, v.containerID, v.ifname)) out.set(formatIP(ip), v);
+      }
+    }
+    return out;
   }
 
   /** Files named by an IP's text form: the reservations (lock, bookkeeping and our index never parse). */

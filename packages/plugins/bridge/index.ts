@@ -11,7 +11,8 @@ import { VERSIONS, convertResult, type Result100 } from "@tscni/spec";
 import { rollback } from "../shared/apply.ts";
 import { applyAttachment, fillMacs, requireNetns } from "../shared/attach.ts";
 import { addMasq, delMasq, linkMasqNets, planMasq } from "../shared/masq.ts";
-import { deleteContainerLink, prevResultOf, settleAddresses } from "../shared/lifecycle.ts";
+import { prevResultOf, settleAddresses } from "../shared/lifecycle.ts";
+import { deleteOwnContainerLink, portOf } from "../shared/ownership.ts";
 import type { PluginPorts } from "../shared/ports.ts";
 import { undoOf } from "../shared/steps.ts";
 import { containerNameTaken, pickVethName, randomMac, randomVethName } from "../shared/veth.ts";
@@ -122,7 +123,8 @@ async function del(ports: PluginPorts, a: CmdArgs): Promise<void> {
   const layer3 = conf.ipamType !== "";
   // The addresses the link has before it goes, for the masquerade teardown (§8.1 DEL step 4).
   const masqIps = layer3 && conf.ipMasq && a.netns !== "" ? await linkMasqNets(ports.kernel, a.netns, a.ifName) : [];
-  if (a.netns !== "") await deleteContainerLink(ports.kernel, a.netns, a.ifName);
+  // Only the interface our ADD made goes; a foreign one of that name stays (issue 16).
+  await deleteOwnContainerLink(ports.kernel, a.netns, a.ifName, portOf(conf.bridge), ports.warn);
   // The spoof-check chains go whatever else failed; their errors are only logged (§8.1 DEL step 4).
   if (conf.macspoofchk) await teardownSpoofCheck(ports.firewall, spoofCheckId(a.containerID, a.ifName)).then((f) => f !== undefined && ports.warn(f));
   // IPAM is released even when the namespace is gone (DEL-2); its errors propagate (DEL-6).

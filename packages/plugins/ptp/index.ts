@@ -11,7 +11,8 @@ import { rollback } from "../shared/apply.ts";
 import { addMasq, delMasq, linkMasqNets, planMasq } from "../shared/masq.ts";
 import { undoOf } from "../shared/steps.ts";
 import { applyAttachment, fillMacs, requireNetns } from "../shared/attach.ts";
-import { deleteContainerLink, prevResultOf } from "../shared/lifecycle.ts";
+import { prevResultOf } from "../shared/lifecycle.ts";
+import { deleteOwnContainerLink, hostEndOf, prevHostNames } from "../shared/ownership.ts";
 import type { PluginPorts } from "../shared/ports.ts";
 import { containerNameTaken, pickVethName, randomVethName } from "../shared/veth.ts";
 import { checkPtp } from "./check.ts";
@@ -74,7 +75,8 @@ async function del(ports: PluginPorts, a: CmdArgs): Promise<void> {
   await ports.ipam(conf.ipamType, a).del();
   // The addresses the link has before it goes, for the masquerade teardown (§8.2 DEL step 4).
   const masqIps = conf.ipMasq && a.netns !== "" ? await linkMasqNets(ports.kernel, a.netns, a.ifName) : [];
-  if (a.netns !== "") await deleteContainerLink(ports.kernel, a.netns, a.ifName);
+  // Only the interface our ADD made goes; a foreign one of that name stays (issue 16).
+  await deleteOwnContainerLink(ports.kernel, a.netns, a.ifName, hostEndOf(prevHostNames(a.config)), ports.warn);
   // Unlike the reference, also without a netns or an address: the chain and the nft rules
   // are found by name and hash, so a late DEL leaves nothing behind either (DEL-3).
   await delMasq(ports, conf, { ifName: a.ifName, cid: a.containerID }, masqIps);

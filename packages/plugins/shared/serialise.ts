@@ -13,24 +13,37 @@
  */
 import { join } from "node:path";
 import { DEFAULT_DATA_DIR } from "@tscni/ipam";
-import { withAttachmentLock } from "@tscni/ipam/lock";
+import { PLUGIN_LOCK_DIR, withAttachmentLock } from "@tscni/ipam/lock";
 import type { CmdArgs, PluginDefinition } from "@tscni/skel";
 
-/** The directory of our attachment locks in host-local's data dir. */
-export const LOCK_DIR = ".tscni-locks";
 
 /** The lock directory of an invocation: in its host-local data dir, or none. */
 export function lockDirOf(a: CmdArgs): string | undefined {
   const ipam = (a.config as { ipam?: { type?: unknown; dataDir?: unknown } }).ipam;
   if (ipam?.type !== "host-local") return undefined;
   const dataDir = typeof ipam.dataDir === "string" && ipam.dataDir !== "" ? ipam.dataDir : DEFAULT_DATA_DIR;
-  return join(dataDir, LOCK_DIR);
+  return join(dataDir, PLUGIN_LOCK_DIR);
 }
 
-function locked<T>(a: CmdArgs, fn: () => Promise<T>): Promise<T> {
+function unwritable(err: unknown): boolean {
+  const code = (err as { code?: string } | null)?.code;
+  return code === "EACCES" || code === "EPERM" || code === "EROFS";
+}
+
+/** Runs `fn` under the attachment's lock; a data dir we may not write runs unlocked (host-local could change nothing there either). */
+async function locked<T>(a: CmdArgs, fn: () => Promise<T>): Promise<T> {
   const dir = lockDirOf(a);
   if (dir === undefined) return fn();
-  return withAttachmentLock(dir, { network: a.config.name, containerID: a.containerID, ifName: a.ifName }, fn);
+  let inside = false;
+  try {
+    return await withAttachmentLock(dir, { network: a.config.name, containerID: a.containerID, ifName: a.ifName }, () => {
+      inside = true;
+      return fn();
+    });
+  } catch (err) {
+    if (inside || !unwritable(err)) throw err;
+    return fn();
+  }
 }
 
 /** `def` with ADD, CHECK and DEL each holding the attachment's lock for their whole run (LC-2). */

@@ -16,3 +16,4 @@ export type { DefaultNetworkScan, PodNetwork, ScanOptions } from "./manager/scan
 export type { UnreadableRecord } from "./attachments.ts";
 export { InProcessExec } from "./in-process-exec.ts";
 export type { InProcessExecOptions, InProcessIO, InProcessPlugins, InProcessRunner } from "./in-process-exec.ts";
+export { lockDirOf } from "./serialise.ts";

@@ -59,7 +59,9 @@ async function dispatch(def: PluginDefinition, io: PluginIO, ports: SkelPorts): 
   const config = decodeConfig(stdin);
   if (config instanceof CniError) return { error: config };
   const decoded = configVersion(config);
-  const cniVersion = typeof decoded === "string" ? decoded : undefined;
+  // An error object never repeats a version the plugin does not support (issue 16 item 6):
+  // the reference omits it, and "99.0.0" in an answer would claim we speak it.
+  const cniVersion = typeof decoded === "string" && def.versions.includes(decoded) ? decoded : undefined;
   const error = await dispatchCommand(def, io, ports, env, stdin, config);
   return error === undefined ? {} : { error, cniVersion };
 }
@@ -82,21 +84,25 @@ async function dispatchCommand(
   const gate = commandGate(command, version, def.versions) ?? checkExactVersion(version, def.versions);
   if (gate !== undefined) return gate;
 
-  if (command === "ADD" || command === "DEL") {
-    // [DIFF] §1.11 step 7: the Go skel runs this check after the handler, when an ADD
-    // result may already be on stdout and the interface already made. We check first.
-    // CNI_NETNS_OVERRIDE=1/true skips it (P-7); an unopenable path is not this netns.
-    const override = env.netnsOverride;
-    const skip = override.toUpperCase() === "TRUE" || override === "1";
-    if (!skip && (ports.sameNetns ?? isOwnNetns)(env.netns)) {
-      return new CniError(ErrorCode.InvalidNetNS, "plugin's netns and netns from CNI_NETNS should not be the same");
-    }
+  // §1.11 step 7, CNI_NETNS naming the plugin's own namespace. CNI_NETNS_OVERRIDE=1/true
+  // skips all of this (P-7); an unopenable path is not this netns.
+  // [DIFF] The Go skel checks ADD and DEL after the handler, when an ADD result may already
+  // be on stdout and the interface made. We check ADD and CHECK first (code 8: CHECK would
+  // otherwise judge the host's own interfaces). DEL is tolerant, as the reference v1.1.1
+  // (DEL-2, LC-3: a DEL must be able to finish): it succeeds, but runs with an empty
+  // CNI_NETNS, so it touches no interface of the plugin's own namespace and only releases
+  // what lives outside it (IPAM).
+  const override = env.netnsOverride;
+  const skip = override.toUpperCase() === "TRUE" || override === "1";
+  const own = !skip && (command === "ADD" || command === "CHECK" || command === "DEL") && (ports.sameNetns ?? isOwnNetns)(env.netns);
+  if (own && command !== "DEL") {
+    return new CniError(ErrorCode.InvalidNetNS, "plugin's netns and netns from CNI_NETNS should not be the same");
   }
 
   const args: CmdArgs = {
     command,
     containerID: env.containerID,
-    netns: env.netns,
+    netns: own ? "" : env.netns,
     ifName: env.ifName,
     args: env.args,
     path: env.path,

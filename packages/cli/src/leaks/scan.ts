@@ -20,8 +20,3 @@ export async function networkStates(lists: readonly NetworkConfigList[], runtime
 export async function scanLeaks(lists: readonly NetworkConfigList[], runtime: CniRuntime): Promise<Leak[]> {
   return (await networkStates(lists, runtime)).flatMap((s) => findLeaks(s, existsSync));
 }
-
-/** The (containerID, ifname) pairs unreadable cache records of `state` may stand for: never collected. */
-export function unknownOwners(state: NetworkState): { containerID: string; ifname: string }[] {
-  return state.unknown.flatMap((u) => u.candidates.map((c) => ({ containerID: c.containerID, ifname: c.ifName })));
-}

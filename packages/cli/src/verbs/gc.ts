@@ -8,12 +8,16 @@
  * fails (exit 1) while it knows of a leak it left, naming each.
  */
 import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { PLUGIN_LOCK_DIR } from "@tscni/ipam/lock";
 import { repairDiskStore } from "@tscni/ipam/repair";
+import { lockDirOf } from "@tscni/runtime";
 import { CniError, ErrorCode } from "@tscni/spec";
 import type { Verb } from "../io.ts";
 import { findLeaks } from "../leaks/find.ts";
 import { hostLocalDataDirs } from "../leaks/gather.ts";
-import { networkStates, unknownOwners } from "../leaks/scan.ts";
+import { unknownOwners } from "../leaks/repair.ts";
+import { networkStates } from "../leaks/scan.ts";
 import { COMMON_OPTIONS, runVerb, setup } from "./_cnitool.ts";
 
 const help = `usage: cni gc <network-name> <netns-path> [options]
@@ -42,7 +46,8 @@ export const verb: Verb = {
       await runtime.gcNetworkList(list, unknown.length > 0 ? { validAttachments: unknown } : undefined);
       if (!list.disableGC) {
         for (const dataDir of hostLocalDataDirs(list)) {
-          const report = await repairDiskStore(dataDir, list.name, { live: [], unknown });
+          const lockDirs = [lockDirOf(runtime.cacheDir), join(dataDir, PLUGIN_LOCK_DIR)];
+          const report = await repairDiskStore(dataDir, list.name, { live: [], unknown, lockDirs });
           if (report.errors.length > 0) throw new CniError(ErrorCode.IOFailure, report.errors.join("; "));
         }
       }

@@ -7,7 +7,8 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { loadNetwork } from "@tscni/config";
-import { CniRuntime } from "@tscni/runtime";
+import { lockAttachment } from "@tscni/ipam/lock";
+import { CniRuntime, lockDirOf } from "@tscni/runtime";
 import { makeSandbox } from "@tscni/runtime/testing";
 import type { Sandbox } from "@tscni/runtime/testing";
 import type { CommandIO } from "../io.ts";
@@ -103,6 +104,22 @@ for (const version of ["1.1.0", "1.0.0", "0.3.1"]) {
       writeFileSync(reservation("198.18.0.77"), "c-gone\r\neth0");
       expect(await run(["--repair"])).toBe(0);
       expect(readdirSync(join(dataDir, "net1")).filter((n) => n.startsWith("198.18.")).length).toBe(1);
+    });
+
+    test("keeps the reservation of an ADD in flight (its attachment lock is held), releases it once the lock is free", async () => {
+      await attach("c-live");
+      writeFileSync(reservation("198.18.0.66"), "c-inflight\r\neth0"); // reserved, result not cached yet
+      writeFileSync(reservation("198.18.0.77"), "c-gone\r\neth0");
+      const release = await lockAttachment(lockDirOf(sb.cacheDir), { network: "net1", containerID: "c-inflight", ifName: "eth0" });
+      try {
+        await run(["--repair"]);
+        expect(existsSync(reservation("198.18.0.66"))).toBe(true);
+        expect(existsSync(reservation("198.18.0.77"))).toBe(false);
+      } finally {
+        release();
+      }
+      expect(await run(["--repair"])).toBe(0);
+      expect(existsSync(reservation("198.18.0.66"))).toBe(false);
     });
 
     test("cni gc releases every reservation but those of an unreadable record, and exits 1 while that record stays", async () => {

@@ -6,13 +6,12 @@
 import { existsSync } from "node:fs";
 import { loadNetwork } from "@tscni/config";
 import type { NetworkConfigList } from "@tscni/config";
-import { repairDiskStore } from "@tscni/ipam/repair";
-import type { CniRuntime } from "@tscni/runtime";
-import { CniError } from "@tscni/spec";
+import { type CniRuntime, lockDirOf } from "@tscni/runtime";
 import type { Verb } from "../io.ts";
 import type { Leak } from "../leaks/find.ts";
-import { networkStates, scanLeaks as scan, unknownOwners } from "../leaks/scan.ts";
-import { hostLocalDataDirs, networksIn } from "../leaks/gather.ts";
+import { repairNetworks } from "../leaks/repair.ts";
+import { networkStates, scanLeaks as scan } from "../leaks/scan.ts";
+import { networksIn } from "../leaks/gather.ts";
 import { leakSummary, leakTable } from "../leaks/report.ts";
 import { DEFAULT_NET_DIR, UsageError, runVerb, runtimeFor } from "./_cnitool.ts";
 
@@ -66,35 +65,10 @@ function splitArgs(argv: readonly string[]): LeakArgs {
   return { ...(net !== undefined ? { net } : {}), json, repair, rest };
 }
 
-/**
- * The fail-safe repair of every network with something to repair (issue 16 items 1, 2):
- * host-local stores first, at every cniVersion, under their lock (repairDiskStore: an
- * address is released only when no live attachment and no unreadable cache record may
- * hold it); then the runtime's GC (§7.7) DELs the stale attachments and, at 1.1.0+, sends
- * GC to the plugins with the live attachments and every possible owner of an unreadable
- * record as the valid set. Returns the error messages.
- */
+/** `cni leaks --repair`: the fail-safe repair (leaks/repair.ts) with the real netns check and the runtime's GC. */
 async function repair(lists: readonly NetworkConfigList[], leaks: readonly Leak[], runtime: CniRuntime): Promise<string[]> {
-  const errors: string[] = [];
-  const all = await networkStates(lists, runtime);
-  for (const list of lists) {
-    if (!leaks.some((l) => l.network === list.name && l.kind !== "missing reservation" && l.kind !== "unknown attachment")) continue;
-    const state = all.find((s) => s.name === list.name);
-    if (state === undefined) continue;
-    const live = state.attachments.filter((a) => a.netns !== "" && existsSync(a.netns));
-    const unknown = unknownOwners(state);
-    try {
-      for (const dataDir of hostLocalDataDirs(list)) {
-        const report = await repairDiskStore(dataDir, list.name, { live, unknown });
-        errors.push(...report.errors.map((e) => `${list.name}: ${e}`));
-      }
-      const validAttachments = [...live.map((a) => ({ containerID: a.containerID, ifname: a.ifName })), ...unknown];
-      await runtime.gcNetworkList(list, { validAttachments });
-    } catch (err) {
-      errors.push(`${list.name}: ${CniError.from(err).msg}`);
-    }
-  }
-  return errors;
+  const ports = { netnsExists: existsSync, lockDirs: [lockDirOf(runtime.cacheDir)], gc: (list: NetworkConfigList, validAttachments: { containerID: string; ifname: string }[]) => runtime.gcNetworkList(list, { validAttachments }) };
+  return repairNetworks(lists, await networkStates(lists, runtime), leaks, ports);
 }
 
 /** The leaks verb. */
