@@ -16,6 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { type NetworkConfigList, parseConfList } from "@tscni/config";
+import { FakeFirewall } from "@tscni/firewall/fake";
 import { collectGarbage } from "@tscni/ipam";
 import { openDiskStore } from "@tscni/ipam/disk";
 import { bridgeHandlers } from "@tscni/plugins/bridge";
@@ -70,7 +71,7 @@ function machine(): Real {
       gc: async () => hostLocal.gc?.(call("GC")),
     };
   };
-  const bridge = bridgeHandlers({ kernel, ipam, random: cryptoBytes, sleep: async () => {}, warn: () => {} });
+  const bridge = bridgeHandlers({ kernel, ipam, firewall: new FakeFirewall(), random: cryptoBytes, sleep: async () => {}, warn: () => {} });
   const conf = { cniVersion: "1.0.0", name: NET, plugins: [{ type: "bridge", bridge: "mbr0", ipam: { type: "host-local", dataDir, ranges: [[{ subnet: "198.18.90.0/28" }]] } }] };
   return { kernel, bridge, list: parseConfList(JSON.stringify(conf)), cache: new DiskCache(cacheDir), cacheDir, dataDir };
 }
