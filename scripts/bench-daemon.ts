@@ -16,7 +16,8 @@
  * requests) with the daemon's peak RSS and the latency of valid calls during it.
  *
  * BENCH_CONTAINERS=N (default 50, at least 50 for the parallel section), BENCH_SEQ (the
- * sequential containers, default 20), BENCH_ROUNDS (default 2), BENCH_ABUSE=0 skips the abuse.
+ * sequential containers, default 20), BENCH_ROUNDS (default 2), BENCH_ABUSE=0 skips the abuse,
+ * BENCH_ONLY=sequential|parallel|chain|abuse runs one section.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -217,10 +218,11 @@ async function inner(): Promise<void> {
     }
     const rows: string[] = [];
     const report: Record<string, number> = {};
-    Object.assign(report, await sequential(ctx, rows));
-    Object.assign(report, await parallel(ctx, rows));
-    Object.assign(report, await chain(ctx, rows));
-    if (process.env.BENCH_ABUSE !== "0") {
+    const only = process.env.BENCH_ONLY;
+    if (only === undefined || only === "sequential") Object.assign(report, await sequential(ctx, rows));
+    if (only === undefined || only === "parallel") Object.assign(report, await parallel(ctx, rows));
+    if (only === undefined || only === "chain") Object.assign(report, await chain(ctx, rows));
+    if (process.env.BENCH_ABUSE !== "0" && (only === undefined || only === "abuse")) {
       const { abuse } = await import("./lib/daemon-abuse.ts");
       Object.assign(report, await abuse({ socket, pid: daemon.pid, valid: (i) => call(ctx, "daemon", i % 2 === 0 ? "ADD" : "DEL", 1 + ((i >> 1) % 5)) }, rows));
     }

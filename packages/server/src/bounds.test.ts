@@ -92,6 +92,10 @@ function raw(parts: (string | Uint8Array)[], opts: { stall?: boolean } = {}): Pr
         data(_s, chunk) {
           chunks.push(new Uint8Array(chunk));
         },
+        // The daemon closes after its answer: the stream ends (then the socket closes).
+        end(s) {
+          s.end();
+        },
         close() {
           const text = Buffer.concat(chunks).toString();
           const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0);

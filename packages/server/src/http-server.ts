@@ -85,7 +85,10 @@ export function listenBounded(options: BoundedServerOptions): UnixSocketListener
   const write = (s: Socket<Conn>, bytes: Uint8Array): void => {
     const n = s.write(bytes);
     if (n < bytes.length && n >= 0) s.data.unsent = bytes.subarray(n);
-    else s.end();
+    // Closed outright, not just our write side: after end() the socket stays readable, so a
+    // refused 100 MB upload would still be read to its end and a stalled client held open.
+    // On a unix socket what was written stays readable by the peer after the close.
+    else s.terminate();
   };
   const respond = async (s: Socket<Conn>, res: Response): Promise<void> => {
     clearTimeout(s.data.timer);
