@@ -132,7 +132,6 @@ async function parallel(ctx: Ctx, rows: string[]): Promise<Record<string, number
         await Promise.all(idx.map((i) => call(ctx, who, "DEL", i)));
         if (sampling) {
           rss.during.push(peak);
-          Bun.gc?.(true);
           await Bun.sleep(1000);
           rss.after.push(rssMiB(ctx.daemonPid));
         }
