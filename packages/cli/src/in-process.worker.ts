@@ -48,9 +48,13 @@ const linkLocal = (a: string | undefined): boolean => a?.startsWith("fe80") === 
 /** The observable network state of one namespace (undefined: this process's own), as lines. */
 function nsState(ns: string | undefined): { links: string[]; addrs: string[]; routes: string[]; forwarding: string } {
   const n = ns === undefined ? [] : ["-n", ns];
-  const links = ipJson<IpLink>([...n, "-d", "link", "show"]).map(
-    (l) => `${l.ifname} kind=${l.linkinfo?.info_kind ?? ""} master=${l.master ?? ""} mtu=${l.mtu} mac=${l.address} flags=${[...(l.flags ?? [])].sort().join(",")}`,
-  );
+  // Carrier flags follow the kernel's link watch (a bridge loses its carrier some time
+  // after its last port goes): timing, not state. The admin flags (UP) stay.
+  const carrier = new Set(["NO-CARRIER", "LOWER_UP", "M-DOWN"]);
+  const links = ipJson<IpLink>([...n, "-d", "link", "show"]).map((l) => {
+    const flags = (l.flags ?? []).filter((f) => !carrier.has(f)).sort();
+    return `${l.ifname} kind=${l.linkinfo?.info_kind ?? ""} master=${l.master ?? ""} mtu=${l.mtu} mac=${l.address} flags=${flags.join(",")}`;
+  });
   const addrs = ipJson<IpAddr>([...n, "addr", "show"]).flatMap((l) =>
     (l.addr_info ?? []).filter((a) => !linkLocal(a.local)).map((a) => `${l.ifname} ${a.local}/${a.prefixlen} ${a.scope ?? ""}`),
   );

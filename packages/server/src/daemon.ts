@@ -19,6 +19,9 @@ import { DaemonMetrics } from "./metrics.ts";
 /** kubelet re-reads its config dir every five seconds. */
 export const DEFAULT_SYNC_INTERVAL_MS = 5_000;
 
+/** How long the daemon must be idle before it collects garbage. */
+const IDLE_GC_MS = 300;
+
 /** What a daemon serves and where. */
 export interface DaemonOptions {
   readonly socketPath: string;
@@ -78,6 +81,16 @@ export async function startDaemon(options: DaemonOptions): Promise<CniDaemon> {
   const metrics = new DaemonMetrics();
   const limiter = new Limiter(limits.maxConcurrent, limits.maxQueued);
   let draining = false;
+  // A burst of calls grows the heap; once the daemon has been idle for a moment, a full
+  // collection lets the allocator give the pages back, so RSS returns near its idle figure.
+  let gcTimer: ReturnType<typeof setTimeout> | undefined;
+  const collectWhenIdle = (): void => {
+    clearTimeout(gcTimer);
+    gcTimer = setTimeout(() => {
+      if (limiter.running === 0 && limiter.queued === 0) Bun.gc(true);
+    }, IDLE_GC_MS);
+    gcTimer.unref();
+  };
   const ctx = { manager, gate: new CommandGate(), keyed: new KeyedQueue(), limiter, metrics, draining: () => draining, ...(log !== undefined ? { log } : {}) };
   // The socket is created under a umask that leaves it to its owner, so it is never open
   // to others, even between bind and chmod.
@@ -88,7 +101,13 @@ export async function startDaemon(options: DaemonOptions): Promise<CniDaemon> {
       unix: socketPath,
       limits,
       metrics,
-      handle: (req) => handleHttp(req, ctx),
+      handle: async (req) => {
+        try {
+          return await handleHttp(req, ctx);
+        } finally {
+          collectWhenIdle();
+        }
+      },
       ...(log !== undefined ? { onRefuse: (reason, status, msg) => log(logLine("warn", `refused a request: ${msg}`, { reason, status })) } : {}),
     });
   } finally {
@@ -106,6 +125,7 @@ export async function startDaemon(options: DaemonOptions): Promise<CniDaemon> {
       stopped ??= (async () => {
         draining = true;
         if (timer !== undefined) clearInterval(timer);
+        clearTimeout(gcTimer);
         const deadline = Date.now() + limits.drainTimeoutMs;
         while ((limiter.running > 0 || limiter.queued > 0 || ctx.keyed.size > 0) && Date.now() < deadline) await Bun.sleep(10);
         server.stop(true);

@@ -85,7 +85,10 @@ export function listenBounded(options: BoundedServerOptions): UnixSocketListener
   const write = (s: Socket<Conn>, bytes: Uint8Array): void => {
     const n = s.write(bytes);
     if (n < bytes.length && n >= 0) s.data.unsent = bytes.subarray(n);
-    else s.end();
+    // Closed outright, not just our write side: after end() the socket stays readable, so a
+    // refused 100 MB upload would still be read to its end and a stalled client held open.
+    // On a unix socket what was written stays readable by the peer after the close.
+    else s.terminate();
   };
   const respond = async (s: Socket<Conn>, res: Response): Promise<void> => {
     clearTimeout(s.data.timer);
@@ -98,9 +101,21 @@ export function listenBounded(options: BoundedServerOptions): UnixSocketListener
     options.onRefuse?.(reason, status, msg);
     void respond(s, errorResponse(status, code, msg));
   };
-  const arm = (s: Socket<Conn>, ms: number, reason: RefusalReason, what: string): void => {
+  const arm = (s: Socket<Conn>, ms: number, reason: RefusalReason, what: string, wait = ms): void => {
     clearTimeout(s.data.timer);
-    s.data.timer = setTimeout(() => refuse(s, reason, 408, 5, `timed out reading the request ${what} after ${ms} ms`), ms);
+    const due = performance.now() + wait;
+    const phase = s.data.phase;
+    s.data.timer = setTimeout(() => {
+      // A loop blocked by in-process kernel work (netlink is synchronous) runs expired
+      // timers before the socket reads that waited with them: defer the verdict past the
+      // poll phase, and when the loop itself was late, grant the client the time it lost.
+      setImmediate(() => {
+        if (s.data.phase !== phase) return;
+        const late = performance.now() - due;
+        if (late > 100) return arm(s, ms, reason, what, late);
+        refuse(s, reason, 408, 5, `timed out reading the request ${what} after ${ms} ms`);
+      });
+    }, wait);
   };
   const dispatch = (s: Socket<Conn>): void => {
     clearTimeout(s.data.timer);

@@ -23,13 +23,13 @@ export interface DaemonLimits {
   readonly drainTimeoutMs: number;
 }
 
-/** The defaults: 1 MiB bodies, 5 s for headers, 10 s for a body, 128 connections. */
+/** The defaults: 1 MiB bodies, 5 s for headers, 10 s for a body, 512 connections (a stalled one costs little; valid calls must keep getting in). */
 export const DEFAULT_LIMITS: DaemonLimits = {
   maxBodyBytes: 1 << 20,
   maxHeaderBytes: 16 << 10,
   headerTimeoutMs: 5_000,
   bodyTimeoutMs: 10_000,
-  maxConnections: 128,
+  maxConnections: 512,
   maxConcurrent: 32,
   maxQueued: 512,
   drainTimeoutMs: 60_000,

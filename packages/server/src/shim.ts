@@ -1,11 +1,15 @@
 /**
  * The shim plugin (`cni-shim`): put in `CNI_PATH`, it forwards its environment and stdin
  * to the CNI daemon over a unix socket and prints what the daemon answers as a CNI plugin
- * would (BRIEF seed design 3). It runs on the plugin path: it imports only the wire
- * module, and `fetch` over a unix socket is built into Bun.
+ * would (BRIEF seed design 3). It runs on the plugin path: it imports only its own side
+ * of the wire (`shim-wire.ts`: no valibot, one HTTP exchange over `Bun.connect`).
  */
-import { CNI_ENDPOINT, DEFAULT_SOCKET_PATH, decodeResponse, encodeRequest } from "./wire.ts";
+import { decodeShimResponse, encodeRequest, postUnix, type HttpAnswer } from "./shim-wire.ts";
 import type { WireError } from "./wire.ts";
+
+// Constants of wire.ts, repeated: importing it would load valibot on the plugin path.
+const CNI_ENDPOINT = "/cni";
+const DEFAULT_SOCKET_PATH = "/run/tscni/tscni.sock";
 
 /** The streams and environment of the shim (the shape of the binary's `CommandIO`). */
 export interface ShimIO {
@@ -61,22 +65,17 @@ function fail(io: ShimIO, error: WireError): number {
 export async function main(io: ShimIO): Promise<number> {
   const stdin = await io.readStdin();
   const socketPath = socketPathFor(configOf(stdin), io.env);
-  let res: Response;
+  let res: HttpAnswer;
   try {
-    res = await fetch(`http://localhost${CNI_ENDPOINT}`, {
-      method: "POST",
-      unix: socketPath,
-      headers: { "content-type": "application/json" },
-      body: encodeRequest(io.env, stdin),
-    });
+    res = await postUnix(socketPath, CNI_ENDPOINT, encodeRequest(io.env, stdin));
   } catch (err) {
     const code = typeof err === "object" && err !== null && "code" in err ? String((err as { code: unknown }).code) : "";
     const hint = code === "ENOENT" ? "no such socket" : code === "ECONNREFUSED" ? "connection refused" : err instanceof Error ? err.message : String(err);
     const why = `${hint}; is \`cni daemon\` running?`;
     return fail(io, { code: TRY_AGAIN_LATER, msg: `cannot reach the CNI daemon on ${JSON.stringify(socketPath)}; try again later`, details: why });
   }
-  const text = await res.text();
-  const decoded = decodeResponse(text);
+  const text = res.body;
+  const decoded = decodeShimResponse(text);
   // The daemon's refusals (413, 408, 503: too large, too slow, busy or draining) carry a
   // CNI error too, so its code (11 for "try again later") reaches the runtime.
   if (decoded.ok && decoded.value.error !== undefined) return fail(io, decoded.value.error);

@@ -27,7 +27,7 @@ limits (a request over one is answered with a CNI error and HTTP 413, 408 or 503
   --max-body BYTES        request body cap (default 1048576)
   --header-timeout MS     time to send the headers (default 5000)
   --body-timeout MS       time to send the body (default 10000)
-  --max-connections N     open connections (default 128)
+  --max-connections N     open connections (default 512)
   --max-concurrent N      calls running at once, more wait in a queue (default 32)
   --max-queued N          calls waiting (default 512)
 

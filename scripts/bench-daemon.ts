@@ -1,0 +1,252 @@
+/**
+ * `npm run bench:daemon`: the fast path against the reference, in one interleaved run on
+ * the real kernel (issue 11 item 4, issue 16 item 3). Contenders, each on its own
+ * interface name in the same container namespaces:
+ *
+ * - `ref`: the reference Go bridge from /usr/lib/cni, exec'd (cniVersion 1.0.0);
+ * - `exec`: our bridge, exec'd (dist/bin/bridge);
+ * - `daemon`: `cni-shim` exec'd, forwarding to `cni daemon`, which runs bridge and
+ *   host-local in process.
+ *
+ * Sections: sequential ADD, CHECK and DEL (rotating the contenders' order per container);
+ * 10 and 50 parallel ADDs (wall time); the daemon's RSS before, during and after 50
+ * parallel ADDs; `cni add` of a chain of ours (in process) against the reference libcni
+ * runtime (refcni, cnitool-like) with the reference's chain; and the abuse of issue 16
+ * (5,000 malformed requests, 20 bodies of 100 MB four at a time, 200 stalled half
+ * requests) with the daemon's peak RSS and the latency of valid calls during it.
+ *
+ * BENCH_CONTAINERS=N (default 50, at least 50 for the parallel section), BENCH_SEQ (the
+ * sequential containers, default 20), BENCH_ROUNDS (default 2), BENCH_ABUSE=0 skips the abuse,
+ * BENCH_ONLY=sequential|parallel|chain|abuse runs one section.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+const ROOT = new URL("..", import.meta.url).pathname;
+const BIN = join(ROOT, "dist/bin");
+const REF = "/usr/lib/cni";
+const N = Number(process.env.BENCH_CONTAINERS ?? 50);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const SEQ = Math.min(N, Number(process.env.BENCH_SEQ ?? 20));
+type Who = "ref" | "exec" | "daemon";
+const WHO: readonly Who[] = ["ref", "exec", "daemon"];
+
+interface Ctx {
+  work: string;
+  netns: string[];
+  socket: string;
+  daemonPid: number;
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? NaN : (s[Math.floor((s.length - 1) / 2)]! + s[Math.ceil((s.length - 1) / 2)]!) / 2;
+};
+const fmt = (n: number): string => (Number.isFinite(n) ? n.toFixed(1) : "-");
+const IF: Record<Who, string> = { ref: "eth0", exec: "eth1", daemon: "eth2" };
+
+function config(who: Who, work: string): Record<string, unknown> {
+  const n = { ref: 0, exec: 1, daemon: 2 }[who];
+  return {
+    cniVersion: who === "ref" ? "1.0.0" : "1.1.0",
+    name: `bd-${who}`,
+    type: "bridge",
+    bridge: `tscnibd${n}`,
+    isGateway: true,
+    ipam: { type: "host-local", ranges: [[{ subnet: `198.18.${70 + n}.0/24` }]], dataDir: join(work, `ipam-${who}`) },
+  };
+}
+
+/** One plugin call as a runtime makes it: spawn, stdin, wait; returns ms and stdout. */
+async function call(ctx: Ctx, who: Who, command: string, i: number, prev?: string): Promise<{ ms: number; out: string }> {
+  const cfg = who === "daemon" ? { cniVersion: "1.1.0", name: "shim", type: "cni-shim", socketPath: ctx.socket } : { ...config(who, ctx.work), ...(prev !== undefined ? { prevResult: JSON.parse(prev) as unknown } : {}) };
+  const exe = who === "ref" ? join(REF, "bridge") : who === "exec" ? join(BIN, "bridge") : join(BIN, "cni-shim");
+  const env = {
+    PATH: process.env.PATH ?? "",
+    CNI_COMMAND: command,
+    CNI_CONTAINERID: `bd-${i}`,
+    CNI_NETNS: ctx.netns[i]!,
+    CNI_IFNAME: IF[who],
+    // The shim needs the pod (as kubelet sends it); IgnoreUnknown lets the Go plugins accept it.
+    CNI_ARGS: `IgnoreUnknown=1;K8S_POD_NAMESPACE=bench;K8S_POD_NAME=p${i}`,
+    CNI_PATH: who === "ref" ? REF : BIN,
+  };
+  const t0 = performance.now();
+  const proc = Bun.spawn([exe], { env, stdin: new TextEncoder().encode(JSON.stringify(cfg)), stdout: "pipe", stderr: "pipe" });
+  const out = await new Response(proc.stdout).text();
+  const code = await proc.exited;
+  const ms = performance.now() - t0;
+  if (code !== 0) throw new Error(`${who} ${command} ${i} failed: ${out}${await new Response(proc.stderr).text()}`);
+  return { ms, out };
+}
+
+function rssMiB(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  return Number(m?.[1] ?? NaN) / 1024;
+}
+
+async function sequential(ctx: Ctx, rows: string[]): Promise<Record<string, number>> {
+  const t: Record<string, number[]> = {};
+  const push = (k: string, v: number): number => (t[k] ??= []).push(v);
+  for (let round = 0; round < ROUNDS; round++) {
+    const prev: Record<string, string> = {};
+    for (const command of ["ADD", "CHECK", "DEL"]) {
+      for (let i = 0; i < SEQ; i++) {
+        // Rotate who goes first, so no contender always meets a warm (or busy) machine.
+        const order = WHO.map((_, k) => WHO[(k + i + round) % WHO.length]!);
+        for (const who of order) {
+          const r = await call(ctx, who, command, i, command === "ADD" ? undefined : prev[`${who}${i}`]);
+          if (command === "ADD") prev[`${who}${i}`] = r.out;
+          push(`${who} ${command}`, r.ms);
+        }
+      }
+    }
+  }
+  const out: Record<string, number> = {};
+  rows.push("| bridge, sequential (median ms) | reference | ours exec'd | ours via daemon | exec / ref | daemon / ref |", "|---|---|---|---|---|---|");
+  for (const command of ["ADD", "CHECK", "DEL"]) {
+    const [r, e, d] = WHO.map((w) => median(t[`${w} ${command}`] ?? []));
+    out[`ref.${command}`] = r!;
+    out[`exec.${command}`] = e!;
+    out[`daemon.${command}`] = d!;
+    rows.push(`| ${command} (${SEQ} × ${ROUNDS}) | ${fmt(r!)} | ${fmt(e!)} | ${fmt(d!)} | ${(e! / r!).toFixed(2)}× | ${(d! / r!).toFixed(2)}× |`);
+  }
+  return out;
+}
+
+async function parallel(ctx: Ctx, rows: string[]): Promise<Record<string, number>> {
+  const wall: Record<string, number[]> = {};
+  const rss = { before: [] as number[], during: [] as number[], after: [] as number[] };
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const k of [10, 50]) {
+      for (const who of round % 2 === 0 ? WHO : [...WHO].reverse()) {
+        const idx = Array.from({ length: Math.min(k, ctx.netns.length) }, (_, i) => i);
+        const sampling = who === "daemon" && k === 50;
+        if (sampling) rss.before.push(rssMiB(ctx.daemonPid));
+        let peak = 0;
+        const sampler = sampling ? setInterval(() => (peak = Math.max(peak, rssMiB(ctx.daemonPid))), 5) : undefined;
+        const t0 = performance.now();
+        await Promise.all(idx.map((i) => call(ctx, who, "ADD", i)));
+        (wall[`${who} ${k}`] ??= []).push(performance.now() - t0);
+        clearInterval(sampler);
+        await Promise.all(idx.map((i) => call(ctx, who, "DEL", i)));
+        if (sampling) {
+          rss.during.push(peak);
+          await Bun.sleep(1000);
+          rss.after.push(rssMiB(ctx.daemonPid));
+        }
+      }
+    }
+  }
+  const out: Record<string, number> = {};
+  rows.push("", "| bridge, parallel ADDs (median wall ms) | reference | ours exec'd | ours via daemon | exec / ref | daemon / ref |", "|---|---|---|---|---|---|");
+  for (const k of [10, 50]) {
+    const [r, e, d] = WHO.map((w) => median(wall[`${w} ${k}`] ?? []));
+    out[`ref.par${k}`] = r!;
+    out[`exec.par${k}`] = e!;
+    out[`daemon.par${k}`] = d!;
+    rows.push(`| ${k} at once (× ${ROUNDS}) | ${fmt(r!)} | ${fmt(e!)} | ${fmt(d!)} | ${(e! / r!).toFixed(2)}× | ${(d! / r!).toFixed(2)}× |`);
+  }
+  const [b, du, a] = [Math.min(...rss.before), Math.max(...rss.during), Math.max(...rss.after)];
+  rows.push("", `daemon RSS (MiB): idle before ${fmt(b)}, peak during 50 parallel ADDs ${fmt(du)}, 1 s after their DELs ${fmt(a)} (${(((a - b) / b) * 100).toFixed(0)}% over idle)`);
+  Object.assign(out, { "rss.before": b, "rss.during": du, "rss.after": a });
+  return out;
+}
+
+/** `cni add`/`del` of a chain of ours (in process) vs refcni with the reference's chain, vs ours with a process per plugin. */
+async function chain(ctx: Ctx, rows: string[]): Promise<Record<string, number>> {
+  const { buildGo, missingReference } = await import("./compat/_reference.ts");
+  const why = missingReference({ plugins: true, go: true, ours: true });
+  if (why !== undefined) {
+    rows.push("", `cni add vs refcni: skipped (${why})`);
+    return {};
+  }
+  const refcni = buildGo("refcni");
+  const net = join(ctx.work, "chain-net");
+  mkdirSync(net, { recursive: true });
+  const kinds = { refcni: "ref", ours: "exec", "ours, TSCNI_IN_PROCESS=0": "exec" } as const;
+  for (const [who, n] of [["ref", 3], ["exec", 4]] as const) {
+    const { cniVersion } = config(who, ctx.work);
+    const plugin = { type: "bridge", bridge: `tscnibd${n}`, isGateway: true, ipam: { type: "host-local", ranges: [[{ subnet: `198.18.${70 + n}.0/24` }]], dataDir: join(ctx.work, `ipam-chain-${who}`) } };
+    writeFileSync(join(net, `${n}-${who}.conflist`), JSON.stringify({ cniVersion, name: `chain-${who}`, plugins: [plugin] }));
+  }
+  const times: Record<string, number[]> = {};
+  const run = async (label: keyof typeof kinds, verb: string, i: number): Promise<void> => {
+    const ref = label === "refcni";
+    const argv = ref ? [refcni, verb, "chain-ref", ctx.netns[i]!] : [join(BIN, "cni"), verb, "chain-exec", ctx.netns[i]!];
+    const env = { PATH: process.env.PATH ?? "", NETCONFPATH: net, CNI_PATH: ref ? REF : BIN, CNI_IFNAME: ref ? "eth3" : label === "ours" ? "eth4" : "eth5", CNI_CACHE_DIR: join(ctx.work, `cache-${label}`), ...(label === "ours" ? {} : { TSCNI_IN_PROCESS: "0" }) };
+    const t0 = performance.now();
+    const proc = Bun.spawn(argv, { env, stdout: "pipe", stderr: "pipe" });
+    const out = await new Response(proc.stdout).text();
+    if ((await proc.exited) !== 0) throw new Error(`${label} ${verb} failed: ${out}${await new Response(proc.stderr).text()}`);
+    (times[`${label} ${verb}`] ??= []).push(performance.now() - t0);
+  };
+  const labels = Object.keys(kinds) as (keyof typeof kinds)[];
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const verb of ["add", "del"]) {
+      for (let i = 0; i < SEQ; i++) for (const label of labels.map((_, k) => labels[(k + i) % labels.length]!)) await run(label, verb, i);
+    }
+  }
+  rows.push("", "| `cni add`/`del` of a bridge chain (median ms) | refcni + reference bridge | `cni` (ours in process) | `cni`, a process per plugin | ours / ref |", "|---|---|---|---|---|");
+  const out: Record<string, number> = {};
+  for (const verb of ["add", "del"]) {
+    const [r, o, p] = labels.map((l) => median(times[`${l} ${verb}`] ?? []));
+    rows.push(`| ${verb} (${SEQ} × ${ROUNDS}) | ${fmt(r!)} | ${fmt(o!)} | ${fmt(p!)} | ${(o! / r!).toFixed(2)}× |`);
+    Object.assign(out, { [`chain.ref.${verb}`]: r, [`chain.ours.${verb}`]: o, [`chain.perexec.${verb}`]: p });
+  }
+  return out;
+}
+
+async function inner(): Promise<void> {
+  const work = process.env.BENCH_DIR ?? "";
+  const netns = (process.env.BENCH_NETNS ?? "").split(",");
+  const socket = join(work, "d.sock");
+  const confDir = join(work, "net.d");
+  mkdirSync(confDir, { recursive: true });
+  const c = config("daemon", work);
+  const { cniVersion, name, ...plugin } = c;
+  writeFileSync(join(confDir, "10-bd.conflist"), JSON.stringify({ cniVersion, name, plugins: [plugin] }));
+  const daemon = Bun.spawn([join(BIN, "cni"), "daemon", "--socket", socket, "--conf-dir", confDir, "--bin-dir", BIN, "--cache-dir", join(work, "cache-daemon")], { stdout: "ignore", stderr: "ignore" });
+  try {
+    while (!existsSync(socket)) await Bun.sleep(10);
+    const ctx: Ctx = { work, netns, socket, daemonPid: daemon.pid };
+    // Warm-up: one ADD and DEL each, so first-call costs (page cache, JIT) are not in the figures.
+    for (const who of WHO) {
+      await call(ctx, who, "ADD", 0);
+      await call(ctx, who, "DEL", 0);
+    }
+    const rows: string[] = [];
+    const report: Record<string, number> = {};
+    const only = process.env.BENCH_ONLY;
+    if (only === undefined || only === "sequential") Object.assign(report, await sequential(ctx, rows));
+    if (only === undefined || only === "parallel") Object.assign(report, await parallel(ctx, rows));
+    if (only === undefined || only === "chain") Object.assign(report, await chain(ctx, rows));
+    if (process.env.BENCH_ABUSE !== "0" && (only === undefined || only === "abuse")) {
+      const { abuse } = await import("./lib/daemon-abuse.ts");
+      Object.assign(report, await abuse({ socket, pid: daemon.pid, valid: (i) => call(ctx, "daemon", i % 2 === 0 ? "ADD" : "DEL", 1 + ((i >> 1) % 5)) }, rows));
+    }
+    const load = (await import("node:os")).loadavg().map((l) => l.toFixed(2)).join(" ");
+    console.log(`bench-daemon: reference ${REF} (cniVersion 1.0.0) vs tscni ${BIN}; load average ${load}\n`);
+    console.log(rows.join("\n"));
+    console.log(`\nJSON ${JSON.stringify(report)}`);
+  } finally {
+    daemon.kill("SIGTERM");
+    await daemon.exited;
+  }
+}
+
+async function outer(): Promise<void> {
+  if (process.getuid?.() !== 0) {
+    console.error("bench-daemon: needs root (it creates throwaway network namespaces)");
+    process.exit(1);
+  }
+  if (!existsSync(join(REF, "bridge")) || !existsSync(join(BIN, "cni-shim"))) {
+    console.error(`bench-daemon: needs ${REF}/bridge and a build (npm run build)`);
+    process.exit(1);
+  }
+  const { runInsideThrowawayHost } = await import("./lib/netns.ts");
+  process.exitCode = await runInsideThrowawayHost("bd", Math.max(N, 50), [process.execPath, "run", import.meta.path, "--inner"]);
+}
+
+if (process.argv.includes("--inner")) await inner();
+else await outer();
