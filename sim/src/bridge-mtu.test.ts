@@ -25,7 +25,9 @@ test("a bridge takes the smallest MTU of its ports as they join, change and leav
   expect(bridgeMtuAfter(both)).toBe(1400);
   expect(bridgeMtuAfter([...both, { op: "link.set", ns: HOST, name: "veth0", mtu: 1300 }])).toBe(1300);
   expect(bridgeMtuAfter([...both, { op: "link.set", ns: HOST, name: "veth1", master: null }])).toBe(1500);
-  expect(bridgeMtuAfter([...both, { op: "link.del", ns: HOST, name: "veth1" }, { op: "link.del", ns: HOST, name: "veth0" }])).toBe(1500);
+  expect(
+    bridgeMtuAfter([...both, { op: "link.del", ns: HOST, name: "veth1" }, { op: "link.del", ns: HOST, name: "veth0" }]),
+  ).toBe(1500);
 });
 
 test("a bridge whose MTU the user changed keeps it whatever its ports do", () => {
