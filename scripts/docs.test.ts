@@ -13,10 +13,19 @@ test("the doc check follows index.ts re-exports and leaves internal exports alon
   try {
     mkdirSync(join(dir, "packages/x/src"), { recursive: true });
     writeFileSync(join(dir, "packages/x/package.json"), JSON.stringify({ exports: { ".": "./src/index.ts" } }));
-    writeFileSync(join(dir, "packages/x/src/index.ts"), 'export { a, bare } from "./a.ts";\nexport * from "./star.ts";\n');
-    writeFileSync(join(dir, "packages/x/src/a.ts"), "/** Documented. */\nexport const a = 1;\nexport function bare() {}\nexport function internal() {}\n");
+    writeFileSync(
+      join(dir, "packages/x/src/index.ts"),
+      'export { a, bare } from "./a.ts";\nexport * from "./star.ts";\n',
+    );
+    writeFileSync(
+      join(dir, "packages/x/src/a.ts"),
+      "/** Documented. */\nexport const a = 1;\nexport function bare() {}\nexport function internal() {}\n",
+    );
     writeFileSync(join(dir, "packages/x/src/star.ts"), "export type Loose = number;\n");
-    expect(undocumentedExports(dir, ["packages"])).toEqual(["/packages/x/src/a.ts:3: export function bare() {}", "/packages/x/src/star.ts:1: export type Loose = number;"]);
+    expect(undocumentedExports(dir, ["packages"])).toEqual([
+      "/packages/x/src/a.ts:3: export function bare() {}",
+      "/packages/x/src/star.ts:1: export type Loose = number;",
+    ]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

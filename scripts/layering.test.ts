@@ -55,3 +55,22 @@ test("the layering check reports a relative import that crosses packages", () =>
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("the layering check holds the end-to-end suite to the protocol and keeps compat out of package internals", () => {
+  const dir = fakeRepo({
+    "packages/spec/src/a.ts": "export const a = 1;\n",
+    "packages/kernel/src/b.ts": "export const b = 1;\n",
+    "scripts/e2e/x.test.ts": 'import { b } from "@tscni/kernel";\nimport { h } from "../lib/h.ts";\n',
+    "scripts/compat/y.test.ts": 'import { a } from "../../packages/spec/src/a.ts";\nimport { b } from "@tscni/kernel";\n',
+    "scripts/lib/h.ts": "export const h = 1;\n",
+  });
+  try {
+    const problems = checkLayering(dir).join("\n");
+    expect(problems).toContain("e2e must not import @tscni/kernel");
+    expect(problems).toContain('relative import "../../packages/spec/src/a.ts" leaves package compat');
+    expect(problems).not.toContain("../lib/h.ts");
+    expect(problems).not.toContain("compat must not import @tscni/kernel");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

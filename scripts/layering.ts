@@ -21,7 +21,14 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   cli: ["spec", "config", "invoke", "runtime", "skel", "kernel", "firewall", "ipam", "plugins", "server", "conformance"],
   sim: ["spec", "config", "invoke", "runtime", "skel", "kernel", "firewall", "ipam", "plugins"],
   conformance: ["spec"],
+  // The suites under scripts/ (issue 10): end-to-end drives the binary through the protocol
+  // alone; compatibility may use any package to compare with the reference.
+  e2e: ["spec"],
+  compat: ["spec", "config", "invoke", "runtime", "skel", "kernel", "firewall", "ipam", "plugins", "server", "cli", "conformance"],
 };
+
+/** Units that live under scripts/: they may share scripts/ helpers by relative path. */
+const SCRIPT_UNITS: Readonly<Record<string, string>> = { e2e: "scripts/e2e", compat: "scripts/compat" };
 
 /** A workspace unit: packages/<name>, sim or conformance. */
 function units(root: string): Map<string, string> {
@@ -30,6 +37,7 @@ function units(root: string): Map<string, string> {
   for (const name of readdirSync(pk)) {
     if (statSync(join(pk, name)).isDirectory()) out.set(name, join(pk, name));
   }
+  for (const [name, rel] of Object.entries(SCRIPT_UNITS)) if (statSync(join(root, rel), { throwIfNoEntry: false })?.isDirectory()) out.set(name, join(root, rel));
   for (const top of ["sim", "conformance"]) {
     try {
       if (statSync(join(root, top)).isDirectory()) out.set(top, join(root, top));
@@ -84,7 +92,8 @@ export function checkLayering(root: string): string[] {
           }
         } else if (spec.startsWith(".")) {
           const abs = resolve(file, "..", spec);
-          if (!abs.startsWith(dir + sep) && abs !== dir) {
+          const sharedScript = name in SCRIPT_UNITS && abs.startsWith(join(root, "scripts") + sep);
+          if (!abs.startsWith(dir + sep) && abs !== dir && !sharedScript) {
             problems.push(`${where}: relative import "${spec}" leaves package ${name}; import it by package name`);
           }
         }

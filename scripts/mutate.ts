@@ -84,7 +84,12 @@ const root = new URL("..", import.meta.url).pathname;
 /** Runs `tests`; true when they pass. */
 function green(tests: string[]): boolean {
   const env = { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1" };
-  const r = Bun.spawnSync([process.execPath, "test", "--timeout=300000", ...tests], { cwd: root, env, stdout: "ignore", stderr: "ignore" });
+  const r = Bun.spawnSync([process.execPath, "test", "--timeout=300000", ...tests], {
+    cwd: root,
+    env,
+    stdout: "ignore",
+    stderr: "ignore",
+  });
   return r.exitCode === 0;
 }
 

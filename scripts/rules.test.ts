@@ -8,7 +8,9 @@ test("every rule id and section the code cites is defined in docs/RULES.md", () 
 });
 
 test("a cited id of a known family that RULES.md lacks is reported, other dashes are not", () => {
-  const { ids, families } = definedRules("- **ADD-4** an interface named CNI_IFNAME must not exist yet\n- **§8.1** bridge\n");
+  const { ids, families } = definedRules(
+    "- **ADD-4** an interface named CNI_IFNAME must not exist yet\n- **§8.1** bridge\n",
+  );
   expect([...ids]).toEqual(["ADD-4", "§8.1"]);
   // Built, not written out: this file is scanned too, and must cite only real ids.
   const [add9, s92] = ["ADD-" + "9", "§" + "9.2"];

@@ -46,7 +46,8 @@ export function undefinedCitations(root: string): string[] {
   const { ids, families } = definedRules(readFileSync(join(root, "docs/RULES.md"), "utf8"));
   const missing: string[] = [];
   for (const f of sourceFiles(root)) {
-    for (const id of citedRules(readFileSync(f, "utf8"), families)) if (!ids.has(id)) missing.push(`${f.slice(root.length)}: ${id}`);
+    for (const id of citedRules(readFileSync(f, "utf8"), families))
+      if (!ids.has(id)) missing.push(`${f.slice(root.length)}: ${id}`);
   }
   return missing;
 }

@@ -3,6 +3,7 @@
  * namespace made here is named `tscni-<purpose>-<random>` and deleted by `cleanup()`,
  * also on failure; nothing here touches the machine's own namespace.
  */
+import { createThrowawayNetns, deleteThrowawayNetns } from "@tscni/kernel/testing";
 import { $ } from "zx";
 
 $.verbose = false;
@@ -16,18 +17,17 @@ export function canUseNetns(): boolean {
 /** A set of namespaces that are deleted together. */
 export class NetnsSet {
   readonly names: string[] = [];
-  private readonly tag: string;
 
-  constructor(purpose: string) {
-    this.tag = `tscni-${purpose}-${Math.random().toString(16).slice(2, 8)}`;
-  }
+  constructor(private readonly purpose: string) {}
 
-  /** Creates `<tag>-<role>` and returns its name; its path is `/var/run/netns/<name>`. */
+  /**
+   * Creates `tscni-<purpose>-<role>-<random>` (loopback up) with the one throwaway helper
+   * the tests use too (`@tscni/kernel/testing`) and returns its name; its path is
+   * `/var/run/netns/<name>`.
+   */
   async add(role: string): Promise<string> {
-    const name = `${this.tag}-${role}`;
-    await $`ip netns add ${name}`;
+    const { name } = createThrowawayNetns(`${this.purpose}-${role}`);
     this.names.push(name);
-    await $`ip -n ${name} link set lo up`;
     return name;
   }
 
@@ -38,9 +38,7 @@ export class NetnsSet {
 
   /** Deletes every namespace of the set (links inside die with them). */
   async cleanup(): Promise<void> {
-    for (const name of this.names.splice(0).reverse()) {
-      await $`ip netns del ${name}`.nothrow();
-    }
+    for (const name of this.names.splice(0).reverse()) deleteThrowawayNetns({ name, path: NetnsSet.path(name) });
   }
 }
 

@@ -6,7 +6,7 @@
 import { KernelError, type BridgePortSet, type BridgeVlan, type LinkDel, type LinkMove, type LinkSet } from "@tscni/kernel";
 import { onLinkUp } from "./connected.ts";
 import { checkFree, checkMac, checkMtu, checkName } from "./link-create.ts";
-import { detach, release, removeLink, setDown } from "./link-remove.ts";
+import { adjustBridgeMtu, detach, release, removeLink, setDown } from "./link-remove.ts";
 import { nextIndex, requireLink, requireNs, type Link, type NsState, type World } from "./state.ts";
 import { newIfSysctls } from "./sysctl-store.ts";
 
@@ -17,12 +17,13 @@ function enslave(ns: NsState, link: Link, masterName: string): void {
     throw new KernelError("invalid", `cannot enslave "${link.name}" to "${masterName}"`);
   }
   if (link.master === bridge.index) return;
-  if (link.master !== undefined) release(link);
+  if (link.master !== undefined) release(ns, link);
   link.master = bridge.index;
   link.hairpin = false;
   link.isolated = false;
   const pvid = bridge.defaultPvid ?? 1;
   link.vlans = new Map(pvid === 0 ? [] : [[pvid, { pvid: true, untagged: true }]]);
+  adjustBridgeMtu(ns, bridge.index);
 }
 
 /** `link.set`: only the fields given change. */
@@ -32,7 +33,13 @@ export function setLink(world: World, op: LinkSet): void {
   // iproute2 resolves the master's name before sending anything: a missing one changes nothing.
   if (typeof op.master === "string") requireLink(ns, op.master);
   if (op.up === false) setDown(ns, link);
-  if (op.mtu !== undefined) link.mtu = checkMtu(op.mtu);
+  if (op.mtu !== undefined) {
+    const mtu = checkMtu(op.mtu);
+    // Only a change counts as the user's choice (dev_set_mtu skips an equal value).
+    if (link.kind === "bridge" && mtu !== link.mtu) link.mtuSetByUser = true;
+    link.mtu = mtu;
+    if (link.master !== undefined) adjustBridgeMtu(ns, link.master);
+  }
   if (op.mac !== undefined) {
     if (link.kind === "loopback") throw new KernelError("invalid", `cannot change the MAC address of "${link.name}"`);
     link.mac = checkMac(op.mac);
@@ -44,7 +51,7 @@ export function setLink(world: World, op: LinkSet): void {
     if (link.up) throw new KernelError("invalid", `cannot rename "${link.name}" while it is up: device or resource busy`);
     link.name = op.newName;
   }
-  if (op.master === null && link.master !== undefined) release(link);
+  if (op.master === null && link.master !== undefined) release(ns, link);
   if (typeof op.master === "string") enslave(ns, link, op.master);
   if (op.promisc !== undefined) link.promisc = op.promisc;
   if (op.up === true && !link.up) {

@@ -6,12 +6,25 @@
 import { onLinkDown, onLinkGone } from "./connected.ts";
 import type { Link, NsState, World } from "./state.ts";
 
-/** Releases a port from its bridge (nomaster): port flags and VLANs go. */
-export function release(link: Link): void {
+/**
+ * Linux's br_mtu_auto_adjust: unless its MTU was set by the user, a bridge takes the
+ * smallest MTU of its ports (1500 with none), whenever a port joins, leaves or changes MTU.
+ */
+export function adjustBridgeMtu(ns: NsState, bridgeIndex: number): void {
+  const bridge = ns.links.get(bridgeIndex);
+  if (bridge === undefined || bridge.kind !== "bridge" || bridge.mtuSetByUser === true) return;
+  const ports = [...ns.links.values()].filter((l) => l.master === bridgeIndex);
+  bridge.mtu = ports.length === 0 ? 1500 : Math.min(...ports.map((p) => p.mtu));
+}
+
+/** Releases a port from its bridge (nomaster): port flags and VLANs go, the bridge's MTU follows. */
+export function release(ns: NsState, link: Link): void {
+  const master = link.master;
   delete link.master;
   delete link.hairpin;
   delete link.isolated;
   delete link.vlans;
+  if (master !== undefined) adjustBridgeMtu(ns, master);
 }
 
 /** Sets a link down with the kernel's side effects; its VLAN links follow it down. */
@@ -26,9 +39,9 @@ export function setDown(ns: NsState, link: Link): void {
 export function detach(ns: NsState, link: Link): void {
   setDown(ns, link);
   onLinkGone(ns, link);
-  if (link.master !== undefined) release(link);
+  if (link.master !== undefined) release(ns, link);
   for (const other of [...ns.links.values()]) {
-    if (other.master === link.index) release(other);
+    if (other.master === link.index) release(ns, other);
     if (other.kind === "vlan" && other.parent === link.index) removeLinkOnly(ns, other);
   }
   ns.links.delete(link.index);

@@ -31,6 +31,8 @@ export interface Link {
   hairpin?: boolean;
   isolated?: boolean;
   vlanFiltering?: boolean;
+  /** For a bridge: its MTU was changed by `link.set`, so it no longer follows its ports' (br_mtu_auto_adjust). */
+  mtuSetByUser?: boolean;
   defaultPvid?: number;
   vlans?: Map<number, VlanEntry>;
   /** For a vlan link: its id and parent's index. */

@@ -4,6 +4,7 @@
  * are errors.
  */
 import { ErrorCode } from "@tscni/spec";
+import { goJsonSyntaxError } from "@tscni/spec/go";
 import type { ConfigIssue, JsonPath } from "./issue.ts";
 
 /** Go's encoding/json nesting limit. */
@@ -28,15 +29,15 @@ export function toBytes(input: Uint8Array | string): Uint8Array {
 export function decodeJson(input: Uint8Array | string, prefix: string): Decoded {
   let value: unknown;
   const text = toText(input);
-  if (text.startsWith("\ufeff")) {
-    // Go's decoder rejects a byte-order mark; say so plainly instead of showing an invisible character.
-    return { ok: false, issue: { code: ErrorCode.DecodingFailure, path: [], message: `${prefix}invalid JSON: the file starts with a byte-order mark` } };
-  }
+  // Go's words for bytes that are not JSON (a byte-order mark is "invalid character 'ï'").
+  const syntax = goJsonSyntaxError(toBytes(input));
+  if (syntax !== undefined) return { ok: false, issue: { code: ErrorCode.DecodingFailure, path: [], message: `${prefix}${syntax}` } };
   try {
     value = JSON.parse(text);
   } catch (err) {
+    // Valid for Go but not for JSON.parse (none known): still Go's kind of message.
     const reason = err instanceof Error ? err.message : String(err);
-    return { ok: false, issue: { code: ErrorCode.DecodingFailure, path: [], message: `${prefix}invalid JSON: ${reason}` } };
+    return { ok: false, issue: { code: ErrorCode.DecodingFailure, path: [], message: `${prefix}${reason}` } };
   }
   const bad = findUndecodable(value);
   if (bad !== undefined) return { ok: false, issue: { code: ErrorCode.DecodingFailure, path: bad.path, message: `${prefix}${bad.reason}` } };

@@ -12,13 +12,42 @@ import { parseBridgeConfig } from "./config.ts";
 import { planBridgeAdd, type BridgeView } from "./plan.ts";
 
 const NS = "/var/run/netns/c1";
-const lo = (up: boolean): LinkInfo => ({ index: 1, name: "lo", kind: "loopback", mac: "00:00:00:00:00:00", mtu: 65536, up, operState: "UNKNOWN", promisc: false });
-const view: BridgeView = { hostLinks: [lo(true)], gatewayAddrs: [], containerLinks: [lo(false)], sysctls: { ipv4Forward: "0", ipv6Forward: "0" }, loDisableIpv6: "0" };
+const lo = (up: boolean): LinkInfo => ({
+  index: 1,
+  name: "lo",
+  kind: "loopback",
+  mac: "00:00:00:00:00:00",
+  mtu: 65536,
+  up,
+  operState: "UNKNOWN",
+  promisc: false,
+});
+const view: BridgeView = {
+  hostLinks: [lo(true)],
+  gatewayAddrs: [],
+  containerLinks: [lo(false)],
+  sysctls: { ipv4Forward: "0", ipv6Forward: "0" },
+  loDisableIpv6: "0",
+};
 
 function ops(extra: Record<string, unknown> = {}): KernelOp[] {
-  const conf = parseBridgeConfig({ cniVersion: "1.0.0", name: "net", type: "bridge", ipam: { type: "host-local" }, ...extra }, "");
+  const conf = parseBridgeConfig(
+    { cniVersion: "1.0.0", name: "net", type: "bridge", ipam: { type: "host-local" }, ...extra },
+    "",
+  );
   const ipam = { cniVersion: "1.1.0", ips: [{ address: "198.18.0.5/24" }] };
-  return opsOf(planBridgeAdd({ conf, netns: NS, ifName: "eth0", ipam, view, hostVeth: "veth01020304", gatewayPeer: "veth0a0b0c0d", bridgeMac: "02:00:00:00:00:aa" }).steps);
+  return opsOf(
+    planBridgeAdd({
+      conf,
+      netns: NS,
+      ifName: "eth0",
+      ipam,
+      view,
+      hostVeth: "veth01020304",
+      gatewayPeer: "veth0a0b0c0d",
+      bridgeMac: "02:00:00:00:00:aa",
+    }).steps,
+  );
 }
 
 describe("a bridge ADD with the default config", () => {
@@ -28,12 +57,16 @@ describe("a bridge ADD with the default config", () => {
   });
 
   test("sets hairpin alone when only hairpinMode is asked for", () => {
-    expect(ops({ hairpinMode: true }).filter((o) => o.op === "bridge-port.set")).toEqual([{ op: "bridge-port.set", ns: HOST, name: "veth01020304", hairpin: true }]);
+    expect(ops({ hairpinMode: true }).filter((o) => o.op === "bridge-port.set")).toEqual([
+      { op: "bridge-port.set", ns: HOST, name: "veth01020304", hairpin: true },
+    ]);
   });
 
   test("sets arp_notify on the container interface before its first address (§8.1 step 7)", () => {
     const all = ops();
-    const arp = all.findIndex((o) => o.op === "sysctl.set" && o.ns === NS && o.key === "net.ipv4.conf.eth0.arp_notify" && o.value === "1");
+    const arp = all.findIndex(
+      (o) => o.op === "sysctl.set" && o.ns === NS && o.key === "net.ipv4.conf.eth0.arp_notify" && o.value === "1",
+    );
     const addr = all.findIndex((o) => o.op === "addr.add" && o.ns === NS);
     expect(arp).toBeGreaterThanOrEqual(0);
     expect(addr).toBeGreaterThan(arp);

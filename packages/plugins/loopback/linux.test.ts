@@ -5,13 +5,14 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { firstMissing, missingRoot, missingTools, skipUnless } from "@tscni/spec/testing";
 import { createLinuxKernel } from "@tscni/kernel/linux";
+import { createThrowawayNetns, deleteThrowawayNetns, type ThrowawayNetns } from "@tscni/kernel/testing";
 import { pluginMain } from "@tscni/skel";
 import type { PluginIO } from "@tscni/skel";
 import { definition } from "./index.ts";
 
 const skip = skipUnless("loopback on the real kernel", firstMissing(missingRoot(), missingTools(["ip"])));
-const name = `tscni-lo-${crypto.randomUUID().slice(0, 8)}`;
-const NS = `/var/run/netns/${name}`;
+let ns: ThrowawayNetns | undefined;
+const NS = (): string => ns?.path ?? "/var/run/netns/tscni-lo-none";
 
 function ip(...args: string[]): string {
   const r = Bun.spawnSync(["ip", ...args]);
@@ -19,9 +20,9 @@ function ip(...args: string[]): string {
   return r.stdout.toString();
 }
 
-const loFlags = (): string[] => (JSON.parse(ip("-n", name, "-json", "link", "show", "dev", "lo")) as { flags: string[] }[])[0]?.flags ?? [];
+const loFlags = (): string[] => (JSON.parse(ip("-n", ns?.name ?? "", "-json", "link", "show", "dev", "lo")) as { flags: string[] }[])[0]?.flags ?? [];
 
-async function run(command: string, config: Record<string, unknown>, netns = NS) {
+async function run(command: string, config: Record<string, unknown>, netns = NS()) {
   let stdout = "";
   const io: PluginIO = {
     env: { CNI_COMMAND: command, CNI_CONTAINERID: "ctr1", CNI_NETNS: netns, CNI_IFNAME: "eth0", CNI_PATH: "/opt/cni/bin" },
@@ -33,8 +34,8 @@ async function run(command: string, config: Record<string, unknown>, netns = NS)
 }
 
 describe.skipIf(skip)("loopback on the real kernel", () => {
-  beforeAll(() => void ip("netns", "add", name));
-  afterAll(() => void Bun.spawnSync(["ip", "netns", "del", name]));
+  beforeAll(() => void (ns = createThrowawayNetns("lo", { loopbackUp: false })));
+  afterAll(() => deleteThrowawayNetns(ns));
   const conf = { cniVersion: "1.0.0", name: "lo-net", type: "loopback" };
 
   test("ADD brings lo up and reports 127.0.0.1/8 and ::1/128, CHECK passes, DEL sets it down", async () => {
@@ -43,7 +44,7 @@ describe.skipIf(skip)("loopback on the real kernel", () => {
     expect(add.code).toBe(0);
     expect(loFlags()).toContain("UP");
     const result = JSON.parse(add.stdout);
-    expect(result.interfaces).toEqual([{ name: "lo", mac: "00:00:00:00:00:00", sandbox: NS }]);
+    expect(result.interfaces).toEqual([{ name: "lo", mac: "00:00:00:00:00:00", sandbox: NS() }]);
     expect(result.ips.map((x: { address: string }) => x.address)).toContain("127.0.0.1/8");
     expect((await run("CHECK", { ...conf, prevResult: result })).code).toBe(0);
     expect((await run("DEL", conf)).code).toBe(0);
@@ -54,6 +55,6 @@ describe.skipIf(skip)("loopback on the real kernel", () => {
   });
 
   test("DEL of a namespace that no longer exists succeeds (LO-3)", async () => {
-    expect((await run("DEL", conf, `/var/run/netns/${name}-gone`)).code).toBe(0);
+    expect((await run("DEL", conf, `${NS()}-gone`)).code).toBe(0);
   });
 });

@@ -4,7 +4,7 @@
  * `CNI_ARGS`, and the shim's config from stdin.
  */
 import { CniError, ErrorCode } from "@tscni/spec";
-import { argValue, parseCniArgs } from "./cni-args.ts";
+import { argValue, splitCniArgs as parseCniArgs } from "@tscni/spec/cni-args";
 import { requestConfig } from "./wire.ts";
 import type { WireRequest } from "./wire.ts";
 

@@ -1,7 +1,7 @@
 export { CNI_ENDPOINT, DEFAULT_SOCKET_PATH, WireErrorSchema, WireRequestSchema, WireResponseSchema, decodeRequest, decodeResponse, encodeRequest, requestConfig } from "./wire.ts";
 export type { Decoded, WireError, WireRequest, WireResponse } from "./wire.ts";
-export { argValue, parseCniArgs } from "./cni-args.ts";
-export type { CniArgsParse } from "./cni-args.ts";
+export { argValue, splitCniArgs as parseCniArgs } from "@tscni/spec/cni-args";
+export type { CniArgsParse } from "@tscni/spec/cni-args";
 export { COMMANDS, parseCniCall } from "./call.ts";
 export type { CniCall, CniCommand } from "./call.ts";
 export { runCniCall } from "./handle.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { decodeConfig } from "./config.ts";
-import { goJsonSyntaxError } from "./go-json-syntax.ts";
+import { goJsonSyntaxError } from "@tscni/spec/go";
 
 /** JSON texts, and JSON texts with one character inserted, dropped or replaced. */
 const inputs = fc.oneof(

@@ -4,7 +4,7 @@
  * Messages follow the Go skel (whose JSON errors come from encoding/json).
  */
 import { CniError, ErrorCode } from "@tscni/spec";
-import { goJsonSyntaxError } from "./go-json-syntax.ts";
+import { goJsonSyntaxError } from "@tscni/spec/go";
 import { validateNetworkName } from "./validate.ts";
 
 /** A parsed stdin config: a JSON object whose `name` passed validation. */

@@ -1,5 +1,5 @@
 export { pluginMain } from "./plugin-main.ts";
-export { parseCniArgs, IGNORE_UNKNOWN } from "./cni-args.ts";
+export { parseCniArgs, IGNORE_UNKNOWN } from "@tscni/spec/cni-args";
 export { parsePrevResult } from "./prev-result.ts";
 export { printJson, printResult } from "./print.ts";
 export { MAX_IFNAME_BYTES, validateContainerID, validateInterfaceName, validateNetworkName } from "./validate.ts";

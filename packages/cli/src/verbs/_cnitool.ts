@@ -10,6 +10,7 @@ import { defaultExec, splitPathList } from "@tscni/invoke";
 import { CniRuntime, DEFAULT_CACHE_DIR } from "@tscni/runtime";
 import type { RuntimeConf } from "@tscni/runtime";
 import { CniError, ErrorCode, goJSON } from "@tscni/spec";
+import { cnitoolArgs } from "@tscni/spec/cni-args";
 import type { CommandIO } from "../io.ts";
 import { withInProcessPlugins } from "../in-process.ts";
 
@@ -75,19 +76,8 @@ export function parseCnitoolArgs(argv: readonly string[]): CnitoolArgs {
   };
 }
 
-/**
- * Parses `CNI_ARGS` strictly as cnitool does (CT-2): every `;`-separated piece must be
- * exactly `K=V` with a non-empty key and value.
- */
-export function parseCniArgsStrict(value: string): [string, string][] {
-  return value.split(";").map((pair) => {
-    const kv = pair.split("=");
-    if (kv.length !== 2 || kv[0] === "" || kv[1] === "") {
-      throw new CniError(ErrorCode.InvalidEnvironmentVariables, `invalid CNI_ARGS pair ${JSON.stringify(pair)}`);
-    }
-    return [kv[0] as string, kv[1] as string];
-  });
-}
+/** Parses `CNI_ARGS` strictly as cnitool does (CT-2); the one parser lives in `@tscni/spec/cni-args`. */
+export const parseCniArgsStrict = cnitoolArgs;
 
 /** cnitool's container ID (CT-3): `cnitool-` + hex of the first 10 bytes of SHA-512 of the absolute netns path. */
 export function cnitoolContainerID(absNetnsPath: string): string {

@@ -13,7 +13,10 @@ import { parseAddrs, parseLinks, parseRoutes } from "../linux/parse.ts";
 import { decodeAddrs, decodeLinks, decodeRoutes, rawLink } from "./decode.ts";
 
 type Dump = { command: string; messages: string[]; json: string };
-const golden = JSON.parse(readFileSync(new URL("./fixtures/iproute2-dumps.json", import.meta.url), "utf8")) as { iproute2: string; dumps: Dump[] };
+const golden = JSON.parse(readFileSync(new URL("./fixtures/iproute2-dumps.json", import.meta.url), "utf8")) as {
+  iproute2: string;
+  dumps: Dump[];
+};
 
 /** The payloads (after the nlmsghdr) of one dump's messages of `type`. */
 function payloads(command: string, type: number): DataView[] {
@@ -38,7 +41,15 @@ describe(`the netlink decoders read what ${golden.iproute2.split(",")[1]?.trim()
   });
 
   test("decodeLinks sees the promiscuous hairpin port veth0 enslaved to br0", () => {
-    expect(links.find((l) => l.name === "veth0")).toMatchObject({ kind: "veth", mtu: 1400, up: true, promisc: true, master: "br0", hairpin: true, isolated: false });
+    expect(links.find((l) => l.name === "veth0")).toMatchObject({
+      kind: "veth",
+      mtu: 1400,
+      up: true,
+      promisc: true,
+      master: "br0",
+      hairpin: true,
+      isolated: false,
+    });
     expect(links.find((l) => l.name === "veth1")).toMatchObject({ kind: "veth", promisc: false });
     expect(links.find((l) => l.name === "veth1")?.master).toBeUndefined();
     expect(links.find((l) => l.name === "br0")).toMatchObject({ kind: "bridge", up: true, vlanFiltering: false });
@@ -48,7 +59,12 @@ describe(`the netlink decoders read what ${golden.iproute2.split(",")[1]?.trim()
   test("decodeAddrs reads the address dump as iproute2 printed it", () => {
     const addrs = decodeAddrs(payloads(ADDRS, 20), payloads(ADDRS, 16).map(rawLink));
     expect(addrs).toEqual(parseAddrs(json(ADDRS)));
-    expect(addrs.filter((a) => a.dev === "br0" && a.family === 4).map((a) => [a.cidr, a.scope]).sort()).toEqual([
+    expect(
+      addrs
+        .filter((a) => a.dev === "br0" && a.family === 4)
+        .map((a) => [a.cidr, a.scope])
+        .sort(),
+    ).toEqual([
       ["198.18.0.1/24", "global"],
       ["198.18.1.1/24", "link"],
     ]);

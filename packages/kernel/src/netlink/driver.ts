@@ -15,8 +15,8 @@ import { isNetnsFile, requireNetns } from "../linux/runner.ts";
 import * as K from "./constants.ts";
 import { decodeAddrs, decodeLink, decodeLinks, decodeRoutes, linkedIndexes, nexthops, rawLink, type RawLink } from "./decode.ts";
 import { encodeOp, Refused, type EncodeContext } from "./encode.ts";
-import { libc, type Libc } from "./libc.ts";
-import { homeFd, openNetns, readSysctlFile, within, writeSysctlFile } from "./netns.ts";
+import { libc, type Libc } from "../libc.ts";
+import { homeFd, openNetns, readSysctlFile, within, writeSysctlFile } from "../netns.ts";
 import { NetlinkError, NetlinkSocket } from "./socket.ts";
 import { attrs, attrStr, MessageBuilder } from "./wire.ts";
 

@@ -15,9 +15,17 @@ import { encodeOp, Refused } from "./encode.ts";
 import { canonical } from "./fixtures/canonical.ts";
 import { SEQUENCE } from "./fixtures/sequence.ts";
 
-type Case = { op: Exclude<KernelOp, { op: "sysctl.set" }>; line: string; indexes: Record<string, number>; request: string };
+type Case = {
+  op: Exclude<KernelOp, { op: "sysctl.set" }>;
+  line: string;
+  indexes: Record<string, number>;
+  request: string;
+};
 // Read, not imported: the type checker need not infer a type for 40 captured requests.
-const golden = JSON.parse(readFileSync(new URL("./fixtures/iproute2-requests.json", import.meta.url), "utf8")) as { iproute2: string; cases: Case[] };
+const golden = JSON.parse(readFileSync(new URL("./fixtures/iproute2-requests.json", import.meta.url), "utf8")) as {
+  iproute2: string;
+  cases: Case[];
+};
 const cases = golden.cases;
 
 /** Our request, sequence number and port id zero as in the fixture. */
@@ -43,11 +51,15 @@ const text = (s: string): string => Buffer.from(s).toString("hex");
  */
 const DIFFERENCES: readonly { why: string; from: string; to: string | undefined }[] = [
   {
-    why: "a bridge port's options go under IFLA_INFO_SLAVE_KIND \"bridge\"; iproute2 names the kind \"bridge_slave\", which no link has, and the kernel then applies the slave data through the master alike",
+    why: 'a bridge port\'s options go under IFLA_INFO_SLAVE_KIND "bridge"; iproute2 names the kind "bridge_slave", which no link has, and the kernel then applies the slave data through the master alike',
     from: `18.1=${text("bridge_slave")}`,
     to: `18.4=${text("bridge")}`,
   },
-  { why: "a /0 destination needs no RTA_DST (rtm_dst_len 0 already says \"any\"); iproute2 sends 0.0.0.0", from: "1=00000000", to: undefined },
+  {
+    why: 'a /0 destination needs no RTA_DST (rtm_dst_len 0 already says "any"); iproute2 sends 0.0.0.0',
+    from: "1=00000000",
+    to: undefined,
+  },
 ];
 const used = new Set<string>();
 
@@ -70,7 +82,20 @@ describe(`encodeOp sends what ${golden.iproute2.split(",")[1]?.trim() ?? "iprout
 
   test("the fixture reaches every kind of op but link.move and sysctl.set", () => {
     expect(new Set(cases.map((c) => c.op.op))).toEqual(
-      new Set(["veth.add", "bridge.add", "vlan.add", "link.set", "bridge-port.set", "bridge-vlan.add", "bridge-vlan.del", "link.del", "addr.add", "addr.del", "route.add", "route.del"]),
+      new Set([
+        "veth.add",
+        "bridge.add",
+        "vlan.add",
+        "link.set",
+        "bridge-port.set",
+        "bridge-vlan.add",
+        "bridge-vlan.del",
+        "link.del",
+        "addr.add",
+        "addr.del",
+        "route.add",
+        "route.del",
+      ]),
     );
   });
 

@@ -4,7 +4,7 @@
  * and synchronous, like the spawnSync it replaces; the kernel always answers.
  */
 import * as K from "./constants.ts";
-import { STRERROR, type Libc } from "./libc.ts";
+import { STRERROR, type Libc } from "../libc.ts";
 import { attrs, attrStr, messages, NLMSG_HDRLEN, type MessageBuilder } from "./wire.ts";
 
 const AF_NETLINK = 16;

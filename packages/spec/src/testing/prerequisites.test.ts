@@ -20,7 +20,12 @@ describe.skipIf(skipUnless("the gated suite", missingFile("/nonexistent/tscni-bi
     );
     const env: Record<string, string> = { PATH: process.env.PATH ?? "", NO_COLOR: "1" };
     if (ci) env.CI = "true";
-    const r = Bun.spawnSync([process.execPath, "test", "gated.test.ts"], { cwd: dir, env, stdout: "pipe", stderr: "pipe" });
+    const r = Bun.spawnSync([process.execPath, "test", "gated.test.ts"], {
+      cwd: dir,
+      env,
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     return { code: r.exitCode, out: r.stdout.toString() + r.stderr.toString() };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -43,10 +48,14 @@ test("under CI=true the same suite fails with a test naming the missing piece", 
 
 test("missingTools names each missing tool with the Debian package that provides it", () => {
   expect(missingTools(["sh"])).toBeUndefined();
-  expect(missingTools(["sh", "tscni-no-such-tool"])).toBe("missing tools on PATH: tscni-no-such-tool (apt-get install tscni-no-such-tool)");
+  expect(missingTools(["sh", "tscni-no-such-tool"])).toBe(
+    "missing tools on PATH: tscni-no-such-tool (apt-get install tscni-no-such-tool)",
+  );
 });
 
 test("firstMissing keeps the first reason and missingFile names the file and the fix", () => {
-  expect(firstMissing(undefined, missingFile("/nonexistent/x", "make it"), "later")).toBe("missing /nonexistent/x (make it)");
+  expect(firstMissing(undefined, missingFile("/nonexistent/x", "make it"), "later")).toBe(
+    "missing /nonexistent/x (make it)",
+  );
   expect(firstMissing(undefined, missingFile("/", "never"))).toBeUndefined();
 });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { goJsonSyntaxError } from "./go-json-syntax.ts";
+import { goJsonSyntaxError } from "./json-syntax.ts";
 
 const bytes = (s: string): Uint8Array => Uint8Array.from(s, (ch) => ch.charCodeAt(0) & 0xff);
 

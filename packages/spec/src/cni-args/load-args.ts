@@ -3,13 +3,13 @@
  * `K=V` pairs joined by `;`, keys matched case-sensitively, unknown keys an error unless
  * `IgnoreUnknown` is true wherever it appears.
  */
-import { CniError, ErrorCode } from "@tscni/spec";
+import { CniError, ErrorCode } from "../error.ts";
+import { goQuote } from "../go/names.ts";
 
 /** The key every args struct embeds (Go's `CommonArgs`). */
 export const IGNORE_UNKNOWN = "IgnoreUnknown";
 
-/** Go's `%q` (close enough to strconv.Quote for CNI_ARGS pairs). */
-const quote = (s: string): string => JSON.stringify(s);
+const quote = goQuote;
 
 /**
  * Parses a boolean arg as Go's `UnmarshallableBool`: `1`, `true`, `0`, `false` in any case.

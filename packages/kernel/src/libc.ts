@@ -1,5 +1,5 @@
 /**
- * The few libc calls the netlink driver makes, through bun:ffi (loaded on first use, never
+ * The few libc calls the kernel drivers make (the one bun:ffi libc loader), through bun:ffi (loaded on first use, never
  * at import time): a netlink socket's life (socket, setsockopt, send, recv, close) and
  * switching the thread's network namespace around the socket's creation (open, setns),
  * CONVENTIONS.md item 10. Each call returns the raw result; errors come from {@link Libc.errno}.

@@ -2,12 +2,13 @@
  * Entering a network namespace around synchronous work only (CONVENTIONS.md item 10):
  * setns(2) on the JS thread, the work, and setns back in `finally`, never awaiting while
  * switched. The netlink driver switches only to create a socket or touch /proc/sys/net,
- * both of which stay bound to the namespace they were made in.
+ * both of which stay bound to the namespace they were made in; the iproute2 driver's
+ * setns runner switches around a spawnSync. The one home of namespace switching.
  */
-import { KernelError } from "../kernel.ts";
-import { readProcSys, writeProcSys } from "../proc-sys.ts";
-import { requireNetns } from "../linux/runner.ts";
+import { KernelError } from "./kernel.ts";
 import { cPath, type Libc } from "./libc.ts";
+import { requireNetns } from "./linux/runner.ts";
+import { readProcSys, writeProcSys } from "./proc-sys.ts";
 
 const CLONE_NEWNET = 0x40000000;
 const O_RDONLY_CLOEXEC = 0x80000;

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { argValue, parseCniArgs } from "./cni-args.ts";
+import { argValue, splitCniArgs as parseCniArgs } from "./split.ts";
 
 describe("parseCniArgs", () => {
   test("reads K=V pairs separated by ; in order", () => {

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import fc from "fast-check";
-import { CniError } from "@tscni/spec";
-import { parseCniArgs } from "./cni-args.ts";
+import { CniError } from "../error.ts";
+import { parseCniArgs } from "./load-args.ts";
 
 const token = fc.stringMatching(/^[A-Za-z0-9_.\-\/:]{1,12}$/);
 

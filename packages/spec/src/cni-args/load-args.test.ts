@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { CniError } from "@tscni/spec";
-import { parseCniArgs } from "./cni-args.ts";
+import { CniError } from "../error.ts";
+import { parseCniArgs } from "./load-args.ts";
 
 /** The CniError a call throws (fails the test when it throws something else or nothing). */
 function errorOf(f: () => unknown): CniError {

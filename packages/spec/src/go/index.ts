@@ -1,0 +1,2 @@
+export { goJsonKind, goQuote, goTypeName } from "./names.ts";
+export { goJsonSyntaxError } from "./json-syntax.ts";
