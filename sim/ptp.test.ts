@@ -73,7 +73,8 @@ describe.each([...VERSIONS])("ptp at %s", (version) => {
     expect((await h.run("ptp", "DEL", { config: conf, containerID: "ctr1", netns: NS1 })).code).toBe(0);
   });
 
-  test.if(versionAtLeast(version, "0.4.0"))("CHECK passes after ADD and fails once a route is gone (CHK-3)", async () => {
+  // Not a skip: the case does not exist at this version, so it is not registered.
+  if (versionAtLeast(version, "0.4.0")) test("CHECK passes after ADD and fails once a route is gone (CHK-3)", async () => {
     const h = machine();
     const add = await h.run("ptp", "ADD", { config: net(version), containerID: "ctr1", netns: NS1 });
     const check = () => h.run("ptp", "CHECK", { config: net(version, { prevResult: add.json }), containerID: "ctr1", netns: NS1 });
