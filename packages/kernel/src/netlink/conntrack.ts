@@ -5,8 +5,8 @@
  * destination port asked for, by echoing that tuple back. No `conntrack` process (§8.5
  * ADD 3). Runs in the plugin's own namespace, the host (P-1).
  */
-import { libc } from "./libc.ts";
-import { within } from "./netns.ts";
+import { libc } from "../libc.ts";
+import { within } from "../netns.ts";
 import { NetlinkError, NetlinkSocket } from "./socket.ts";
 import { MessageBuilder, attrs, attrBytes } from "./wire.ts";
 
