@@ -176,7 +176,7 @@ suite("containerd's CNI library runs pods alike on our plugins and on the refere
       const links = await run(["ip", "-n", twin.sides[side].world.host, "-o", "link", "show"]);
       expect({ side, veth: /veth|bwp/.test(links.stdout) }).toEqual({ side, veth: false });
       // host-local keeps its lock and last_reserved_ip (the reference's layout); nothing else.
-      const left = leftovers(side).filter((f) => !/^networks\/containerd-net\/(lock|last_reserved_ip\.0)$/.test(f) && !/^networks\/\.tscni-index\/containerd-net\/\.synced$/.test(f));
+      const left = leftovers(side).filter((f) => !/^networks\/containerd-net\/(lock|last_reserved_ip\.0)$/.test(f));
       expect({ side, left }).toEqual({ side, left: [] });
     }
   });

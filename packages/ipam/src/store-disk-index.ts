@@ -20,7 +20,7 @@
  *   legacy ID-only files is never marked fresh, so those are always found by a scan.
  *   DEL and GC always read the reservation files themselves.
  */
-import { mkdirSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, opendirSync, readFileSync, renameSync, rmdirSync, statSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { type IP, formatIP, parseIP } from "@tscni/spec/ipnet";
 import { formatHolder } from "./store.ts";
@@ -63,8 +63,9 @@ export class AttachmentIndex {
   readonly dir: string;
 
   constructor(storeDir: string) {
+    // Made on the first entry written, not here: a network with no attachment of ours has
+    // no index at all, so a torn-down network leaves no file of ours behind.
     this.dir = indexDirOf(storeDir);
-    mkdirSync(this.dir, { recursive: true, mode: 0o755 });
   }
 
   /** The index file of (id, ifname): a digest, so any ID and ifname make a safe name. */
@@ -94,6 +95,8 @@ export class AttachmentIndex {
    * anyone else moves it to "now" and can never look like ours. Call under the store lock.
    */
   markFresh(storeDir: string): void {
+    // An empty index has no directory and needs no stamp: the next lookup scans the store.
+    if (!existsSync(this.dir)) return;
     const sentinel = Math.floor(Date.now() / 1000) - 5 + Math.floor(Math.random() * 999_999) / 1_000_000;
     utimesSync(storeDir, new Date(), sentinel);
     // In place, not temp + rename: it is read and written only under the lock, a torn
@@ -135,8 +138,37 @@ export class AttachmentIndex {
       } catch {
         // nothing indexed
       }
+      this.removeIfEmpty();
       return;
     }
+    mkdirSync(this.dir, { recursive: true, mode: 0o755 });
     writeAtomic(this.dir, path, [HEADER, ...ips.map(formatIP)].join("\n"));
+  }
+
+  /**
+   * After the last entry went: removes the stamp, this network's index directory and the
+   * index root when that is empty too. Reads at most until the first entry (O(1) however
+   * large the index). Call under the store lock.
+   */
+  removeIfEmpty(): void {
+    let dir: ReturnType<typeof opendirSync>;
+    try {
+      dir = opendirSync(this.dir);
+    } catch {
+      return; // no index
+    }
+    try {
+      for (let e = dir.readSync(); e !== null; e = dir.readSync()) if (!AttachmentIndex.isBookkeeping(e.name)) return;
+    } finally {
+      dir.closeSync();
+    }
+    this.markStale();
+    for (const d of [this.dir, dirname(this.dir)]) {
+      try {
+        rmdirSync(d);
+      } catch {
+        return; // not empty (another network's index, or a stray temp file): leave it
+      }
+    }
   }
 }

@@ -87,7 +87,7 @@ describe("GC", () => {
     expect(readdirSync(indexDirOf(dir())).filter((n) => !AttachmentIndex.isBookkeeping(n))).toHaveLength(1);
     await collectGarbage(store, []);
     expect(files()).toEqual(["last_reserved_ip.0", "lock"]);
-    expect(readdirSync(indexDirOf(dir())).filter((n) => !AttachmentIndex.isBookkeeping(n))).toHaveLength(0);
+    expect(existsSync(indexDirOf(dir()))).toBe(false); // no file of ours is left
   });
 });
 
@@ -129,15 +129,28 @@ describe("the index's freshness guard", () => {
   const index = () => new AttachmentIndex(dir());
 
   test("stays fresh across our own reservations and releases, so lookups need no scan", async () => {
-    expect(await store.getByID("a", "eth0")).toEqual([]); // the first lookup scans once
-    expect(index().isFresh(dir())).toBe(true);
+    expect(await store.getByID("a", "eth0")).toEqual([]); // an empty store: scanned, nothing of ours written
+    expect(existsSync(indexDirOf(dir()))).toBe(false);
     await store.reserve("a", "eth0", ip("198.18.0.2"), "0");
+    expect((await store.getByID("a", "eth0")).map(formatIP)).toEqual(["198.18.0.2"]); // scans once
     expect(index().isFresh(dir())).toBe(true);
-    await store.releaseIP(ip("198.18.0.2"), "a", "eth0");
+    await store.reserve("b", "eth0", ip("198.18.0.3"), "0");
+    expect(index().isFresh(dir())).toBe(true);
+    await store.releaseIP(ip("198.18.0.3"), "b", "eth0");
     expect(index().isFresh(dir())).toBe(true);
   });
 
+  test("leaves no file of ours once the last attachment is released (issue 14)", async () => {
+    await store.reserve("a", "eth0", ip("198.18.0.2"), "0");
+    expect(await store.getByID("a", "eth0")).toHaveLength(1);
+    expect(existsSync(indexDirOf(dir()))).toBe(true);
+    await store.releaseByID("a", "eth0");
+    expect(existsSync(indexDirOf(dir()))).toBe(false);
+    expect(existsSync(join(dir(), "..", ".tscni-index"))).toBe(false);
+  });
+
   test("goes stale when another implementation reserves, and the lookup then sees that reservation", async () => {
+    await store.reserve("other", "eth0", ip("198.18.0.2"), "0");
     expect(await store.getByID("dup", "eth0")).toEqual([]);
     expect(index().isFresh(dir())).toBe(true);
     // What the reference host-local does: an exclusive create of `<ip>` with `<cid>\r\n<ifname>`.
@@ -152,6 +165,7 @@ describe("the index's freshness guard", () => {
     await store.reserve("a", "eth0", ip("198.18.0.2"), "0");
     await store.reserve("a", "eth0", ip("198.18.0.3"), "0");
     await store.reserve("b", "eth0", ip("198.18.0.4"), "0");
+    expect((await store.getByID("b", "eth0")).map(formatIP)).toEqual(["198.18.0.4"]); // scans once
     expect(index().isFresh(dir())).toBe(true);
     await store.releaseByID("a", "eth0");
     expect(index().isFresh(dir())).toBe(true);

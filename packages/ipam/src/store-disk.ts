@@ -13,7 +13,7 @@
  * reference writes it (`os.WriteFile`), and only read under the lock: a rename over it
  * would make ext4 flush the new file at once (auto_da_alloc), ~0.2 to 1 ms per ADD.
  */
-import { closeSync, mkdirSync, openSync, readFileSync, readdirSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { Attachment } from "@tscni/spec";
 import { lockExclusive, unlockFd } from "./flock.ts";
@@ -270,10 +270,12 @@ export class DiskStore implements Store {
       wanted.add(this.index.pathOf(holder.id, holder.ifname));
       this.index.write(holder.id, holder.ifname, ips);
     }
-    for (const name of readdirSync(this.index.dir)) {
+    const names = existsSync(this.index.dir) ? readdirSync(this.index.dir) : [];
+    for (const name of names) {
       const path = join(this.index.dir, name);
       if (!wanted.has(path) && !AttachmentIndex.isBookkeeping(name)) unlinkQuietly(path);
     }
+    if (wanted.size === 0) this.index.removeIfEmpty();
     if (complete) this.index.markFresh(this.dir);
   }
 
