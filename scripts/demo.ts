@@ -74,7 +74,7 @@ try {
   console.log(`config ${join(confDir, "10-demo.conflist")}:\n${JSON.stringify(conf)}`);
   const env = { NETCONFPATH: confDir, CNI_PATH: bin, CNI_CACHE_DIR: join(work, "cache") };
   // The first container maps host port 8080 to its port 80 (the portMappings capability).
-  const capArgs = (i: number) => (i === 0 ? { CAP_ARGS: JSON.stringify({ portMappings: [{ hostPort: 8080, containerPort: 80, protocol: "tcp" }] }) } : {});
+  const capArgs = (i: number): Record<string, string> => (i === 0 ? { CAP_ARGS: JSON.stringify({ portMappings: [{ hostPort: 8080, containerPort: 80, protocol: "tcp" }] }) } : {});
 
   const plan = await inNetns(host, [cni, "plan", "demo", NetnsSet.path(containers[0]!)], { env });
   console.log(`\ncni plan demo ${NetnsSet.path(containers[0]!)} (what ADD would do):\n${plan.stdout || plan.stderr}`);
