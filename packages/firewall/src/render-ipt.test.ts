@@ -109,3 +109,9 @@ describe("renderIptRestore", () => {
     );
   });
 });
+
+describe("renderIptRestore refusals", () => {
+  test("removing a built-in chain is refused before anything runs", () => {
+    expect(() => renderIptRestore([{ op: "ipt.chain.remove", family: 4, table: "nat", chain: "POSTROUTING" }], 4, () => NAT)).toThrow("built-in");
+  });
+});

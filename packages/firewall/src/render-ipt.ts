@@ -6,7 +6,7 @@
  * missing rule fails the whole block, so both are written only when the read says so.
  */
 import { BUILTIN_CHAINS, isBuiltinChain, jumpTarget } from "./builtins.ts";
-import type { IptChainState } from "./firewall.ts";
+import { FirewallError, type IptChainState } from "./firewall.ts";
 import { formatIptRule } from "./ipt-tokens.ts";
 import type { Family, IptablesOp, IptRule, IptTable } from "./ops.ts";
 
@@ -51,6 +51,9 @@ function opLines(op: IptablesOp, chains: Map<string, IptRule[]>): string[] {
       return [`-F ${op.chain}`];
     case "ipt.chain.remove": {
       if (rules === undefined) return [];
+      // iptables-nft would delete a built-in chain (it is just an nft base chain); the kernel's
+      // iptables and the reference never do, so neither do we.
+      if (isBuiltinChain(op.table, op.chain)) throw new FirewallError(`iptables: cannot remove built-in chain "${op.chain}" of table ${op.table}`);
       const out: string[] = [];
       // Every jump to the chain goes first, one -D per copy (the kernel refuses -X while referenced).
       for (const [name, list] of chains) {

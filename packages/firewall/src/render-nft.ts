@@ -5,6 +5,7 @@
  * gone are not deleted (`delete` of a missing object fails the script), and rules are
  * deleted by the handles the read gave (as the reference's knftables does).
  */
+import { nftJumpTargets } from "./builtins.ts";
 import { FirewallError, type NftChainState } from "./firewall.ts";
 import type { NftBaseChain, NftFamily, NftOp } from "./ops.ts";
 
@@ -13,6 +14,8 @@ export type NftReads = (family: NftFamily, table: string) => readonly NftChainSt
 
 interface SimRule {
   comment?: string;
+  /** False for a pending add that jumps to a chain missing then: its line must stay, for the kernel to refuse. */
+  cancellable?: boolean;
   /** The kernel's handle, or the index of the not yet applied `add rule` line. */
   handle?: number;
   line?: number;
@@ -87,8 +90,9 @@ export function renderNftScript(ops: readonly NftOp[], reads: NftReads): string 
       }
       case "nft.rule.add": {
         const text = `${op.insert ? "insert" : "add"} rule ${where} ${op.chain} ${op.rule}${op.comment === undefined ? "" : ` ${nftComment(op.comment)}`}`;
-        const sim: SimRule = { line: lines.length, ...(op.comment !== undefined && { comment: op.comment }) };
         const rules = chains?.get(op.chain);
+        const cancellable = nftJumpTargets(op.rule).every((t) => chains?.has(t));
+        const sim: SimRule = { line: lines.length, cancellable, ...(op.comment !== undefined && { comment: op.comment }) };
         if (op.insert) rules?.unshift(sim);
         else rules?.push(sim);
         lines.push(text);
@@ -102,8 +106,9 @@ export function renderNftScript(ops: readonly NftOp[], reads: NftReads): string 
           r.comment !== undefined && (r.comment === op.comment || (op.commentPrefix !== undefined && r.comment.startsWith(op.commentPrefix)));
         for (const r of rules.filter(hit)) {
           // A rule added earlier in this script has no handle yet: not adding it is the same.
-          if (r.line !== undefined) lines[r.line] = undefined;
-          else lines.push(`delete rule ${where} ${op.chain} handle ${r.handle}`);
+          if (r.line !== undefined) {
+            if (r.cancellable) lines[r.line] = undefined;
+          } else lines.push(`delete rule ${where} ${op.chain} handle ${r.handle}`);
         }
         chains?.set(op.chain, rules.filter((r) => !hit(r)));
         break;

@@ -1,30 +1,46 @@
 /**
- * The operations that take an iptables table back from `after` to `before`, for the
- * chains that differ: used when a later part of a transaction fails (another family, or
- * nftables) after a family's restore already committed, so no half-applied change stays.
- * Rule positions are restored only approximately (re-added rules are appended).
+ * The `iptables-restore` lines that take one table back from `after` to `before`, exactly
+ * (rule positions included), for the chains that differ: used when a later part of a
+ * transaction fails (another family, or nftables) after a family's restore committed, so
+ * no half-applied change stays. Rules are deleted by number and re-inserted at their old
+ * position, so rules others added meanwhile are kept, not flushed.
  */
 import type { IptChainState } from "./firewall.ts";
-import type { Family, IptablesOp, IptRule, IptTable } from "./ops.ts";
+import { formatIptRule } from "./ipt-tokens.ts";
+import type { IptRule } from "./ops.ts";
 
-const key = (r: IptRule): string => JSON.stringify(r);
+const same = (a: IptRule, b: IptRule): boolean => a.length === b.length && a.every((t, i) => t === b[i]);
 
-/** The undo operations for one table of one family. */
-export function undoIptOps(family: Family, table: IptTable, before: readonly IptChainState[], after: readonly IptChainState[]): IptablesOp[] {
+/** Lines for one chain that existed before: delete what is new, re-insert what is gone. */
+function chainLines(chain: string, before: readonly IptRule[], now: readonly IptRule[]): string[] {
+  const matched = new Set<number>();
+  const drop: number[] = [];
+  let j = 0;
+  now.forEach((rule, i) => {
+    let k = j;
+    while (k < before.length && !same(before[k] as IptRule, rule)) k++;
+    if (k < before.length) {
+      matched.add(k);
+      j = k + 1;
+    } else {
+      drop.push(i);
+    }
+  });
+  const out = drop.reverse().map((i) => `-D ${chain} ${i + 1}`);
+  before.forEach((rule, k) => {
+    if (!matched.has(k)) out.push(`-I ${chain} ${k + 1} ${formatIptRule(rule)}`);
+  });
+  return out;
+}
+
+/** The body (between `*table` and `COMMIT`) that restores `before`; empty when nothing differs. */
+export function renderIptUndo(before: readonly IptChainState[], after: readonly IptChainState[]): string[] {
   const was = new Map(before.map((c) => [c.name, c.rules]));
   const now = new Map(after.map((c) => [c.name, c.rules]));
-  const at = { family, table };
-  const ensure: IptablesOp[] = [];
-  const rules: IptablesOp[] = [];
-  const remove: IptablesOp[] = [];
-  for (const [chain, old] of was) {
-    const cur = now.get(chain);
-    if (cur === undefined) ensure.push({ op: "ipt.chain.ensure", ...at, chain });
-    const curKeys = new Set((cur ?? []).map(key));
-    const oldKeys = new Set(old.map(key));
-    for (const r of cur ?? []) if (!oldKeys.has(key(r))) rules.push({ op: "ipt.rule.delete", ...at, chain, rule: r });
-    for (const r of old) if (!curKeys.has(key(r))) rules.push({ op: "ipt.rule.append", ...at, chain, rule: r });
-  }
-  for (const chain of now.keys()) if (!was.has(chain)) remove.push({ op: "ipt.chain.remove", ...at, chain });
-  return [...ensure, ...rules, ...remove];
+  const create = [...was.keys()].filter((c) => !now.has(c)).map((c) => `:${c} - [0:0]`);
+  const fix = [...was].flatMap(([c, rules]) => chainLines(c, rules, now.get(c) ?? []));
+  const extra = [...now.keys()].filter((c) => !was.has(c));
+  // New chains go last: first flushed (they may jump to each other), then deleted.
+  const remove = [...extra.filter((c) => (now.get(c) ?? []).length > 0).map((c) => `-F ${c}`), ...extra.map((c) => `-X ${c}`)];
+  return [...create, ...fix, ...remove];
 }

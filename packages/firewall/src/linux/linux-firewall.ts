@@ -11,7 +11,7 @@ import { type Firewall, FirewallError, type FirewallSupport, type IptChainState,
 import { type Family, type FirewallTx, type IptablesOp, type IptTable, isIptablesOp, type NftFamily, type NftOp } from "../ops.ts";
 import { iptTablesOf, renderIptRestore } from "../render-ipt.ts";
 import { nftTablesOf, renderNftScript } from "../render-nft.ts";
-import { undoIptOps } from "../undo-ipt.ts";
+import { renderIptUndo } from "../undo-ipt.ts";
 import { execIn, findTool, spawnTool, type ToolExec } from "./exec.ts";
 import { parseIptablesSave } from "./ipt-save.ts";
 import { parseNftList } from "./nft-list.ts";
@@ -88,8 +88,12 @@ export async function createLinuxFirewall(options: LinuxFirewallOptions = {}): P
   function undo(done: readonly Committed[]): void {
     for (const { family, before } of [...done].reverse()) {
       try {
-        const ops = [...before].flatMap(([table, was]) => undoIptOps(family, table, was, saveTable(family, table)));
-        applyFamily(ops, family);
+        const blocks = [...before].flatMap(([table, was]) => {
+          const body = renderIptUndo(was, saveTable(family, table));
+          return body.length === 0 ? [] : [`*${table}`, ...body, "COMMIT"];
+        });
+        const restore = family === 4 ? tools.iptablesRestore : tools.ip6tablesRestore;
+        if (blocks.length > 0 && restore !== undefined) run([restore, "--noflush", "--wait"], `${blocks.join("\n")}\n`);
       } catch {
         // The original error is what the caller needs to see.
       }
