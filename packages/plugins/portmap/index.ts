@@ -10,7 +10,7 @@ import { CniError, VERSIONS, type Result100 } from "@tscni/spec";
 import { formatAddr } from "@tscni/spec/ipnet";
 import { invalidConfig } from "../shared/netconf.ts";
 import { ifKey } from "../shared/sysctl.ts";
-import { parsePortmapConfig, wrapParseError, type PortmapConfig } from "./config.ts";
+import { parsePortmapConfig, wrapParseError, type PortmapBackend, type PortmapConfig } from "./config.ts";
 import { routableHostIf } from "./host-if.ts";
 import { containerNets, planPortmapAdd } from "./plan.ts";
 import { removePortmapRules } from "./teardown.ts";
@@ -19,9 +19,21 @@ import type { PortmapPorts } from "./ports.ts";
 
 const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
+/**
+ * The default backend as the reference picks it: iptables unless it is unusable and
+ * nftables works. Like `ensureBackend` it asks iptables first and nftables only when that
+ * fails; iptables counts as usable when its nat table reads (the reference's
+ * `maybeGetIptables` test), one `iptables-save` instead of the full support probe.
+ */
+async function defaultBackend(ports: PortmapPorts): Promise<PortmapBackend> {
+  if ((await ports.firewall.iptables(4, "nat").catch(() => undefined)) !== undefined) return "iptables";
+  const s = await ports.firewall.support();
+  return !s.iptables && s.nftables ? "nftables" : "iptables";
+}
+
 async function parseWrapped(ports: PortmapPorts, a: CmdArgs): Promise<PortmapConfig> {
   try {
-    return await parsePortmapConfig(a.config, a.ifName, () => ports.firewall.support());
+    return await parsePortmapConfig(a.config, a.ifName, () => defaultBackend(ports));
   } catch (err) {
     throw wrapParseError(err);
   }
@@ -75,7 +87,7 @@ async function add(ports: PortmapPorts, a: CmdArgs): Promise<Result100> {
 
 async function check(ports: PortmapPorts, a: CmdArgs): Promise<void> {
   // CHECK does not wrap parse errors (cmdCheck returns them as they are).
-  const conf = await parsePortmapConfig(a.config, a.ifName, () => ports.firewall.support());
+  const conf = await parsePortmapConfig(a.config, a.ifName, () => defaultBackend(ports));
   if (conf.prevResult === undefined) throw new Error("Required prevResult missing");
   if (conf.portMappings.length === 0) return;
   await checkPortmap(ports, conf, a.containerID);
