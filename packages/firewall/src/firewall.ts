@@ -26,6 +26,9 @@ export interface NftChainState {
   rules: NftRuleState[];
 }
 
+/** The two netfilter front ends a plugin can be configured with (`ipMasqBackend`, portmap `backend`). */
+export type FirewallBackend = "iptables" | "nftables";
+
 /** Which backends work in this namespace (the reference's SupportsIPTables / SupportsNFTables). */
 export interface FirewallSupport {
   iptables: boolean;
@@ -44,6 +47,11 @@ export class FirewallError extends Error {
 export interface Firewall {
   /** What works here; computed once and cached by real implementations. */
   support(): Promise<FirewallSupport>;
+  /**
+   * Whether one backend works, checking only that one (the reference checks nftables only
+   * when iptables does not work, H-3); optional, {@link backendWorks} falls back to support().
+   */
+  supports?(backend: FirewallBackend): Promise<boolean>;
   /**
    * Applies a transaction: one restore per iptables family touched and one nft
    * transaction, each all or nothing. Throws {@link FirewallError}; nothing of a

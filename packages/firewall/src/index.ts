@@ -24,7 +24,7 @@ export type {
 } from "./ops.ts";
 export { isIptablesOp } from "./ops.ts";
 export { FirewallError } from "./firewall.ts";
-export type { Firewall, FirewallSupport, IptChainState, NftChainState, NftRuleState } from "./firewall.ts";
+export type { Firewall, FirewallBackend, FirewallSupport, IptChainState, NftChainState, NftRuleState } from "./firewall.ts";
 export {
   CHAIN_NAME_LENGTH,
   formatChainName,
@@ -46,3 +46,5 @@ export type { IptReads } from "./render-ipt.ts";
 export { nftComment, nftTablesOf, renderNftScript } from "./render-nft.ts";
 export type { NftReads } from "./render-nft.ts";
 export { renderOpLine, renderTx } from "./render-plan.ts";
+export { backendWorks, defaultBackend } from "./backend.ts";
+export { canonicalIptRule } from "./ipt-canonical.ts";

@@ -38,7 +38,7 @@ describe("renderIptRestore", () => {
     expect(renderIptRestore(masqAdd, 4, () => NAT)).toBe(
       [
         "*nat",
-        `:${CHAIN} - [0:0]`,
+        `-N ${CHAIN}`,
         `-A ${CHAIN} -d 198.18.0.0/24 -m comment --comment "name: \\"podman\\" id: \\"c1\\"" -j ACCEPT`,
         `-A ${CHAIN} ! -d 224.0.0.0/4 -m comment --comment "name: \\"podman\\" id: \\"c1\\"" -j MASQUERADE`,
         `-A POSTROUTING -s 198.18.0.5/32 -m comment --comment "name: \\"podman\\" id: \\"c1\\"" -j ${CHAIN}`,
@@ -88,7 +88,7 @@ describe("renderIptRestore", () => {
       { op: "ipt.rule.insert", family: 6, table: "nat", chain: "POSTROUTING", rule: ["-m", "comment", "--comment", "CNI portfwd requiring masquerade", "-j", "CNI-HOSTPORT-MASQ"] },
     ];
     expect(renderIptRestore(ops, 6, () => [])).toBe(
-      '*nat\n:CNI-HOSTPORT-MASQ - [0:0]\n-I POSTROUTING 1 -m comment --comment "CNI portfwd requiring masquerade" -j CNI-HOSTPORT-MASQ\nCOMMIT\n',
+      '*nat\n-N CNI-HOSTPORT-MASQ\n-I POSTROUTING 1 -m comment --comment "CNI portfwd requiring masquerade" -j CNI-HOSTPORT-MASQ\nCOMMIT\n',
     );
   });
 
@@ -100,7 +100,7 @@ describe("renderIptRestore", () => {
       { op: "ipt.chain.flush", family: 4, table: "filter", chain: "FORWARD" },
     ];
     const reads = (t: string): IptChainState[] => (t === "filter" ? [{ name: "FORWARD", rules: [["-j", "ACCEPT"]] }] : []);
-    expect(renderIptRestore(ops, 4, reads)).toBe("*filter\n:CNI-FORWARD - [0:0]\n-F FORWARD\nCOMMIT\n*nat\n:CNI-X - [0:0]\nCOMMIT\n");
+    expect(renderIptRestore(ops, 4, reads)).toBe("*filter\n-N CNI-FORWARD\n-F FORWARD\nCOMMIT\n*nat\n-N CNI-X\nCOMMIT\n");
   });
 
   test("an append to a missing chain is still written, for the kernel to refuse", () => {

@@ -2,8 +2,10 @@
  * A transaction's iptables operations of one family, plus the tables as read, turned into
  * the exact `iptables-restore --noflush` input that makes the difference: one `*table` ...
  * `COMMIT` block per table touched (each block is atomic in the kernel). Only what changes
- * is written: with --noflush a `:CHAIN` line flushes an existing chain, and a `-D` of a
- * missing rule fails the whole block, so both are written only when the read says so.
+ * is written. A chain is created with `-N`, not `:CHAIN - [0:0]`: with --noflush a `:` line
+ * silently flushes a chain that someone else created since our read, where `-N` fails the
+ * block ("Chain already exists") and the backend reads again and retries. Likewise a `-D`
+ * of a rule that is gone fails the block rather than deleting something else.
  */
 import { BUILTIN_CHAINS, isBuiltinChain, jumpTarget } from "./builtins.ts";
 import { FirewallError, type IptChainState } from "./firewall.ts";
@@ -44,7 +46,7 @@ function opLines(op: IptablesOp, chains: Map<string, IptRule[]>): string[] {
     case "ipt.chain.ensure":
       if (rules !== undefined || isBuiltinChain(op.table, op.chain)) return [];
       chains.set(op.chain, []);
-      return [`:${op.chain} - [0:0]`];
+      return [`-N ${op.chain}`];
     case "ipt.chain.flush":
       if (rules === undefined || rules.length === 0) return [];
       chains.set(op.chain, []);

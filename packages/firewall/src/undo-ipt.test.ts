@@ -19,7 +19,7 @@ describe("renderIptUndo", () => {
   test("re-creates a removed chain and puts deleted rules back at their positions", () => {
     const before = st({ POSTROUTING: [["-j", "A"], ["-j", "CNI-X"], ["-j", "B"]], "CNI-X": [["-d", "198.18.0.0/24", "-j", "ACCEPT"]] });
     const after = st({ POSTROUTING: [["-j", "A"], ["-j", "B"]] });
-    expect(renderIptUndo(before, after)).toEqual([":CNI-X - [0:0]", "-I POSTROUTING 2 -j CNI-X", "-I CNI-X 1 -d 198.18.0.0/24 -j ACCEPT"]);
+    expect(renderIptUndo(before, after)).toEqual(["-N CNI-X", "-I POSTROUTING 2 -j CNI-X", "-I CNI-X 1 -d 198.18.0.0/24 -j ACCEPT"]);
   });
 
   test("keeps duplicates straight: only the extra copy goes", () => {

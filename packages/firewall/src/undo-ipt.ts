@@ -37,7 +37,7 @@ function chainLines(chain: string, before: readonly IptRule[], now: readonly Ipt
 export function renderIptUndo(before: readonly IptChainState[], after: readonly IptChainState[]): string[] {
   const was = new Map(before.map((c) => [c.name, c.rules]));
   const now = new Map(after.map((c) => [c.name, c.rules]));
-  const create = [...was.keys()].filter((c) => !now.has(c)).map((c) => `:${c} - [0:0]`);
+  const create = [...was.keys()].filter((c) => !now.has(c)).map((c) => `-N ${c}`);
   const fix = [...was].flatMap(([c, rules]) => chainLines(c, rules, now.get(c) ?? []));
   const extra = [...now.keys()].filter((c) => !was.has(c));
   // New chains go last: first flushed (they may jump to each other), then deleted.

@@ -4,7 +4,7 @@
  * which backends work, read back what is there, inject failures, and count transactions.
  */
 import { BUILTIN_CHAINS } from "../builtins.ts";
-import { type Firewall, FirewallError, type FirewallSupport, type IptChainState, type NftChainState } from "../firewall.ts";
+import { type Firewall, type FirewallBackend, FirewallError, type FirewallSupport, type IptChainState, type NftChainState } from "../firewall.ts";
 import { type Family, type FirewallOp, type FirewallTx, type IptTable, isIptablesOp, type NftFamily } from "../ops.ts";
 import { applyIptOp } from "./ipt.ts";
 import { applyNftOp } from "./nft.ts";
@@ -46,6 +46,11 @@ export class FakeFirewall implements Firewall {
   /** Which backends this fake pretends work. */
   async support(): Promise<FirewallSupport> {
     return { ...this.supported };
+  }
+
+  /** Whether one backend works (as configured). */
+  async supports(backend: FirewallBackend): Promise<boolean> {
+    return this.supported[backend];
   }
 
   /** Applies the whole transaction on a copy and keeps it only when every operation succeeded. */

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { canUseRealKernel, createThrowawayNetns, deleteThrowawayNetns, type ThrowawayNetns } from "@tscni/kernel/testing";
 import { FakeFirewall } from "../fake/fake-firewall.ts";
+import { canonicalIptRule } from "../ipt-canonical.ts";
 import type { Firewall } from "../firewall.ts";
 import { formatChainName, formatComment, nftMasqComment } from "../names.ts";
 import type { FirewallOp, FirewallTx, IptRule } from "../ops.ts";
@@ -132,6 +133,34 @@ describe.skipIf(!root).each(["nft", "legacy"] as IptablesVariant[])("the Linux f
     expect(ipt("-t", "nat", "-S")).not.toContain("CNI-");
   });
 
+  test("rules given to iptables -A in any order read back as canonicalIptRule spells them", async () => {
+    const raw: Record<4 | 6, string[][]> = {
+      4: [
+        ["-p", "tcp", "--dport", "8080", "-s", "198.18.0.5/24", "-j", "MARK", "--set-xmark", "0x2000/0x2000"],
+        ["-m", "comment", "--comment", 'dnat name: "n" id: "c"', "-m", "multiport", "-p", "tcp", "--destination-ports", "80,81", "-j", "ACCEPT"],
+        ["-d", "198.18.0.1", "-p", "udp", "--dport", "53", "-j", "DNAT", "--to-destination", "198.18.0.5:53"],
+        ["-p", "tcp", "-s", "127.0.0.1", "--dport", "8080", "-j", "ACCEPT"],
+        ["-s", "0.0.0.0/0", "-p", "tcp", "--dport", "80", "-j", "ACCEPT"],
+        ["-m", "mark", "--mark", "0x2000/0x2000", "-j", "MASQUERADE"],
+        ["!", "-d", "224.0.0.0/4", "-m", "comment", "--comment", CMT, "-j", "MASQUERADE"],
+        ["-m", "addrtype", "--dst-type", "LOCAL", "-j", "RETURN"],
+      ],
+      6: [
+        ["-p", "tcp", "--dport", "80", "-j", "DNAT", "--to-destination", "[2001:db8::5]:80"],
+        ["-s", "2001:db8::5/64", "-p", "tcp", "--dport", "80", "-j", "ACCEPT"],
+        ["-s", "::/0", "!", "-d", "ff00::/8", "-j", "ACCEPT"],
+      ],
+    };
+    for (const family of [4, 6] as const) {
+      const tool = `${path}/${family === 4 ? "iptables" : "ip6tables"}`;
+      inNetns(ns?.name ?? "", [tool, "-w", "-t", "nat", "-N", "CNI-CANON"]);
+      for (const r of raw[family]) inNetns(ns?.name ?? "", [tool, "-w", "-t", "nat", "-A", "CNI-CANON", ...r]);
+      const read = (await fw.iptables(family, "nat"))?.find((c) => c.name === "CNI-CANON")?.rules;
+      expect(read).toEqual(raw[family].map((r) => canonicalIptRule(family, r)));
+      await fw.apply([{ op: "ipt.chain.remove", family, table: "nat", chain: "CNI-CANON" }]);
+    }
+  });
+
   test("nft rules the reference wrote with == are found by our text and deleted by comment", async () => {
     inNetns(ns?.name ?? "", ["nft", "-f", "-"], [
       "add table inet cni_plugins_masquerade",
@@ -144,6 +173,54 @@ describe.skipIf(!root).each(["nft", "legacy"] as IptablesVariant[])("the Linux f
     ]);
     await fw.apply([{ op: "nft.rule.delete", ...T, chain: "masq_checks", commentPrefix: NCMT.slice(0, 33) }]);
     expect((await fw.nftTable("inet", T.table))?.[0]?.rules).toEqual([]);
+    await fw.apply([{ op: "nft.table.remove", ...T }]);
+  });
+
+  test("a chain another process creates between our read and our write is not flushed", async () => {
+    const shared: FirewallOp[] = [
+      { op: "ipt.chain.ensure", family: 4, table: "nat", chain: "CNI-HOSTPORT-DNAT" },
+      { op: "ipt.rule.append", family: 4, table: "nat", chain: "CNI-HOSTPORT-DNAT", rule: ["-p", "tcp", "-m", "tcp", "--dport", "8080", "-j", "ACCEPT"] },
+    ];
+    let raced = false;
+    const racing = await createLinuxFirewall({
+      netns: ns?.path ?? "",
+      path,
+      wrapExec: (exec) => (argv, stdin) => {
+        if (!raced && argv[0]?.endsWith("iptables-restore")) {
+          raced = true; // another container's ADD makes the shared chain first
+          ipt("-t", "nat", "-N", "CNI-HOSTPORT-DNAT");
+          ipt("-t", "nat", "-A", "CNI-HOSTPORT-DNAT", "-p", "udp", "-m", "udp", "--dport", "53", "-j", "ACCEPT");
+        }
+        return exec(argv, stdin);
+      },
+    });
+    await racing.apply(shared);
+    expect(raced).toBe(true);
+    expect((await fw.iptables(4, "nat"))?.find((c) => c.name === "CNI-HOSTPORT-DNAT")?.rules).toEqual([
+      ["-p", "udp", "-m", "udp", "--dport", "53", "-j", "ACCEPT"],
+      ["-p", "tcp", "-m", "tcp", "--dport", "8080", "-j", "ACCEPT"],
+    ]);
+    await fw.apply([{ op: "ipt.chain.remove", family: 4, table: "nat", chain: "CNI-HOSTPORT-DNAT" }]);
+  });
+
+  test("an nft rule someone else deletes between our read and our write does not fail our DEL", async () => {
+    await fw.apply(nftAdd);
+    let raced = false;
+    const racing = await createLinuxFirewall({
+      netns: ns?.path ?? "",
+      path,
+      wrapExec: (exec) => (argv, stdin) => {
+        if (!raced && argv.includes("-f")) {
+          raced = true; // a concurrent DEL of the same container removes the rule first
+          const handle = /handle (\d+)/.exec(stdin ?? "")?.[1] ?? "";
+          inNetns(ns?.name ?? "", ["nft", "delete", "rule", "inet", T.table, "masq_checks", "handle", handle]);
+        }
+        return exec(argv, stdin);
+      },
+    });
+    await racing.apply([{ op: "nft.rule.delete", ...T, chain: "masq_checks", commentPrefix: NCMT.slice(0, 33) }]);
+    expect(raced).toBe(true);
+    expect((await fw.nftTable("inet", T.table))?.find((c) => c.name === "masq_checks")?.rules).toEqual([]);
     await fw.apply([{ op: "nft.table.remove", ...T }]);
   });
 

@@ -1,10 +1,10 @@
 /**
  * Which backends work here, decided as the reference decides (pkg/utils/netfilter.go):
- * iptables works when `iptables -t filter -S INPUT 1` runs (go-iptables' ChainExists
- * exits 0 or 1), and we also need its save/restore tools; nftables works when nft is
- * v1.0.1 or later and `nft --check` accepts adding a table (knftables.New).
+ * iptables works when its tool can read netfilter (the Linux firewall runs `iptables-save
+ * -t nat`, where go-iptables runs `iptables -t filter -S INPUT 1`), and we also need the
+ * save/restore tools; nftables works when nft is v1.0.1 or later and `nft --check` accepts
+ * adding a table with a comment, or without one (knftables.New).
  */
-import type { FirewallSupport } from "../firewall.ts";
 import type { ToolExec } from "./exec.ts";
 
 /** The tool paths support detection and the backends use; undefined when not found. */
@@ -17,11 +17,9 @@ export interface FirewallTools {
   nft?: string;
 }
 
-/** SupportsIPTables: the IPv4 tool answers a chain query, and save/restore are there. */
-export function supportsIptables(tools: FirewallTools, exec: ToolExec): boolean {
-  if (tools.iptables === undefined || tools.iptablesSave === undefined || tools.iptablesRestore === undefined) return false;
-  const r = exec([tools.iptables, "-t", "filter", "-S", "INPUT", "1"]);
-  return r.exitCode === 0 || r.exitCode === 1;
+/** True when the IPv4 iptables tools we run are all there. */
+export function hasIptablesTools(tools: FirewallTools): boolean {
+  return tools.iptables !== undefined && tools.iptablesSave !== undefined && tools.iptablesRestore !== undefined;
 }
 
 /** SupportsNFTables: nft is new enough and may add a table here (checked, never applied). */
@@ -32,9 +30,4 @@ export function supportsNftables(tools: FirewallTools, exec: ToolExec): boolean 
   const check = (script: string): boolean => exec([tools.nft as string, "--check", "-f", "-"], script).exitCode === 0;
   // knftables retries without the object comment (older kernels), so do we.
   return check('add table ip supports_nftables_test { comment "test" ; }\n') || check("add table ip supports_nftables_test\n");
-}
-
-/** Both answers at once. */
-export function detectSupport(tools: FirewallTools, exec: ToolExec): FirewallSupport {
-  return { iptables: supportsIptables(tools, exec), nftables: supportsNftables(tools, exec) };
 }
