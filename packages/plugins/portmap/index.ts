@@ -4,13 +4,14 @@
  * fails; CHECK compares the rules with the plan; DEL removes this container's rules in
  * both families and succeeds when they are already gone (DEL-3). No GC or STATUS.
  */
+import { defaultBackend } from "@tscni/firewall";
 import { HOST } from "@tscni/kernel";
 import { pluginMain, type CmdArgs, type PluginDefinition, type PluginHandlers, type PluginIO } from "@tscni/skel";
 import { CniError, VERSIONS, type Result100 } from "@tscni/spec";
 import { formatAddr } from "@tscni/spec/ipnet";
 import { invalidConfig } from "../shared/netconf.ts";
 import { ifKey } from "../shared/sysctl.ts";
-import { parsePortmapConfig, wrapParseError, type PortmapBackend, type PortmapConfig } from "./config.ts";
+import { parsePortmapConfig, wrapParseError, type PortmapConfig } from "./config.ts";
 import { routableHostIf } from "./host-if.ts";
 import { containerNets, planPortmapAdd } from "./plan.ts";
 import { removePortmapRules } from "./teardown.ts";
@@ -19,21 +20,10 @@ import type { PortmapPorts } from "./ports.ts";
 
 const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
-/**
- * The default backend as the reference picks it: iptables unless it is unusable and
- * nftables works. Like `ensureBackend` it asks iptables first and nftables only when that
- * fails; iptables counts as usable when its nat table reads (the reference's
- * `maybeGetIptables` test), one `iptables-save` instead of the full support probe.
- */
-async function defaultBackend(ports: PortmapPorts): Promise<PortmapBackend> {
-  if ((await ports.firewall.iptables(4, "nat").catch(() => undefined)) !== undefined) return "iptables";
-  const s = await ports.firewall.support();
-  return !s.iptables && s.nftables ? "nftables" : "iptables";
-}
-
+/** The config with ADD's and DEL's wrapping; the default backend is fw-core's choice as the reference makes it (§8.5). */
 async function parseWrapped(ports: PortmapPorts, a: CmdArgs): Promise<PortmapConfig> {
   try {
-    return await parsePortmapConfig(a.config, a.ifName, () => defaultBackend(ports));
+    return await parsePortmapConfig(a.config, a.ifName, () => defaultBackend(ports.firewall));
   } catch (err) {
     throw wrapParseError(err);
   }
@@ -87,7 +77,7 @@ async function add(ports: PortmapPorts, a: CmdArgs): Promise<Result100> {
 
 async function check(ports: PortmapPorts, a: CmdArgs): Promise<void> {
   // CHECK does not wrap parse errors (cmdCheck returns them as they are).
-  const conf = await parsePortmapConfig(a.config, a.ifName, () => defaultBackend(ports));
+  const conf = await parsePortmapConfig(a.config, a.ifName, () => defaultBackend(ports.firewall));
   if (conf.prevResult === undefined) throw new Error("Required prevResult missing");
   if (conf.portMappings.length === 0) return;
   await checkPortmap(ports, conf, a.containerID);

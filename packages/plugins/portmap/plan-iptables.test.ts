@@ -3,7 +3,6 @@ import type { FirewallOp, IptChainState, IptRule } from "@tscni/firewall";
 import { formatChainName } from "@tscni/firewall";
 import { parsePrefix } from "@tscni/spec/ipnet";
 import type { PortmapConfig, PortMapping } from "./config.ts";
-import { splitConditions } from "./iptables-rules.ts";
 import { checkIptables, planIptablesAdd, planIptablesDel } from "./plan-iptables.ts";
 
 const V4 = parsePrefix("198.18.0.5/24")!;
@@ -105,12 +104,6 @@ describe("planIptablesAdd", () => {
   test("conditions go into the entry rules, address and interface matches first as iptables-save orders them", () => {
     const entries = lines(planIptablesAdd(conf({ conditionsV4: ["-m", "set", "!", "-i", "lo", "-d", "198.18.0.9"], portMappings: [m(8080, 80)] }), "cid", V4), "CNI-HOSTPORT-DNAT");
     expect(entries).toEqual([`-d 198.18.0.9/32 ! -i lo -p tcp -m comment --comment ${COMMENT} -m multiport --dports 8080 -m set -j ${DN}`]);
-  });
-});
-
-describe("splitConditions", () => {
-  test("moves -s/-d/-i/-o (negated or long) to the front in saved order", () => {
-    expect(splitConditions(["--in-interface", "eth0", "-s", "198.18.0.7/24", "--foo"])).toEqual({ head: ["-s", "198.18.0.0/24", "-i", "eth0"], tail: ["--foo"] });
   });
 });
 
