@@ -12,7 +12,7 @@
  * both are measured by the same harness on the same machine. BENCH_BIN=DIR runs another
  * build of ours (a directory with `cni` and its links). BENCH_IPAM=0 skips the host-local
  * allocation benchmark at the end, BENCH_MASQ=0 the bridge-with-ipMasq one against the
- * reference (scripts/bench-masq.ts).
+ * reference (scripts/bench-masq.ts), BENCH_PORTMAP=0 the portmap one (scripts/bench-portmap.ts).
  *
  * Peak RSS is measured apart, through GNU time (`/usr/bin/time -f %M`) when it is there:
  * the rusage of a child that Bun spawns (vfork) starts from the spawning process's own
@@ -192,6 +192,11 @@ async function outer(): Promise<void> {
   if (process.env.BENCH_MASQ !== "0" && !REFERENCE && existsSync("/usr/lib/cni/bridge")) {
     console.log("\nbridge with ipMasq against the reference (scripts/bench-masq.ts):");
     Bun.spawnSync([process.execPath, "run", new URL("./bench-masq.ts", import.meta.url).pathname], { stdout: "inherit", stderr: "inherit" });
+  }
+  // The chain bridge + portmap against the reference's, and portmap's ADD as the nat table grows.
+  if (process.env.BENCH_PORTMAP !== "0" && !REFERENCE && existsSync("/usr/lib/cni/portmap")) {
+    console.log("\nbridge + portmap against the reference (scripts/bench-portmap.ts):");
+    Bun.spawnSync([process.execPath, "run", new URL("./bench-portmap.ts", import.meta.url).pathname], { stdout: "inherit", stderr: "inherit" });
   }
 }
 

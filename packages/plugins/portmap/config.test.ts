@@ -3,8 +3,7 @@ import { CniError } from "@tscni/spec";
 import { formatPrefix } from "@tscni/spec/ipnet";
 import { backendOfConditions, parsePortmapConfig, wrapParseError } from "./config.ts";
 
-const both = async () => ({ iptables: true, nftables: true });
-const nftOnly = async () => ({ iptables: false, nftables: true });
+const both = async () => "iptables" as const;
 const prev = {
   cniVersion: "1.0.0",
   interfaces: [{ name: "veth1" }, { name: "eth0", sandbox: "/var/run/netns/x" }, { name: "eth1", sandbox: "/var/run/netns/x" }],
@@ -46,17 +45,21 @@ describe("parsePortmapConfig", () => {
   });
 
   test("matches mapping keys case-insensitively as Go's decoder does: containerd's go-cni sends HostPort, ContainerPort, Protocol, HostIP", async () => {
-    const c = await parsePortmapConfig(base(maps({ HostPort: 8080, ContainerPort: 80, Protocol: "tcp", HostIP: "" }, { hostport: 1, HOSTPORT: 9090, containerPort: 90, protocol: "udp" })), "eth0", both);
+    const c = await parsePortmapConfig(base(maps({ HostPort: 8080, ContainerPort: 80, Protocol: "tcp", HostIP: "" }, { hostport: 1, HOSTPORT: 9090, containerPort: 90, protocol: "udp" })), "eth0", async () => "iptables");
     expect(c.portMappings).toEqual([
       { hostPort: 8080, containerPort: 80, protocol: "tcp", hostIP: "" },
       { hostPort: 9090, containerPort: 90, protocol: "udp", hostIP: "" },
     ]);
   });
 
-  test("defaults to nftables only when iptables is unusable and nftables works", async () => {
+  test("takes the default backend from the probe when the config names none", async () => {
     const m = maps({ hostPort: 8080, containerPort: 80, protocol: "tcp" });
-    expect((await parsePortmapConfig(base(m), "eth0", nftOnly)).backend).toBe("nftables");
-    expect((await parsePortmapConfig(base(m), "eth0", async () => ({ iptables: false, nftables: false }))).backend).toBe("iptables");
+    expect((await parsePortmapConfig(base(m), "eth0", async () => "nftables")).backend).toBe("nftables");
+  });
+
+  test("refuses nftables conditions when the default is iptables", async () => {
+    const m = maps({ hostPort: 8080, containerPort: 80, protocol: "tcp" });
+    expect((await failure(base({ ...m, conditionsV4: ["ip", "saddr", "198.18.0.9"] }))).msg).toBe("iptables backend was requested but configuration contains nftables-specific options [conditionsV4]");
   });
 
   test("refuses a mark bit out of 0..31 and a mark bit with an external chain, with code 7", async () => {
@@ -102,7 +105,7 @@ describe("parsePortmapConfig", () => {
 
   test("probes the firewall only when the config names no backend and has mappings", async () => {
     let probed = 0;
-    const probe = async () => (probed++, { iptables: true, nftables: true });
+    const probe = async () => (probed++, "iptables" as const);
     const m = maps({ hostPort: 8080, containerPort: 80, protocol: "tcp" });
     await parsePortmapConfig(base({ backend: "nftables", ...m }), "eth0", probe);
     await parsePortmapConfig(base(), "eth0", probe);

@@ -89,14 +89,14 @@ export function backendOfConditions(conditions: readonly string[] | null | undef
   return first.startsWith("-") || first.startsWith("!") ? "iptables" : "nftables";
 }
 
-/** Which firewall backends work here, asked only when the config names none. */
-export type SupportProbe = () => Promise<{ iptables: boolean; nftables: boolean }>;
+/** The backend to use when the config names none (iptables unless only nftables works), asked only then. */
+export type DefaultBackend = () => Promise<PortmapBackend>;
 
 /**
  * The backend the config asks for (`ensureBackend`): iptables unless only nftables
  * works, and no option of the other backend.
  */
-async function chooseBackend(c: v.InferOutput<typeof Schema>, support: SupportProbe, noMappings: boolean): Promise<string> {
+async function chooseBackend(c: v.InferOutput<typeof Schema>, defaultBackend: DefaultBackend, noMappings: boolean): Promise<string> {
   const options: Record<PortmapBackend, string[]> = { iptables: [], nftables: [] };
   if (c.externalSetMarkChain !== undefined && c.externalSetMarkChain !== null) options.iptables.push("externalSetMarkChain");
   const b4 = backendOfConditions(c.conditionsV4);
@@ -106,10 +106,7 @@ async function chooseBackend(c: v.InferOutput<typeof Schema>, support: SupportPr
   let backend = c.backend ?? undefined;
   // Without mappings and backend options the choice changes nothing: skip the probe (issue 9 item 5).
   if (backend === undefined && noMappings && options.iptables.length + options.nftables.length === 0) backend = "iptables";
-  if (backend === undefined) {
-    const s = await support();
-    backend = !s.iptables && s.nftables ? "nftables" : "iptables";
-  }
+  backend ??= await defaultBackend();
   const wrong: PortmapBackend = backend === "iptables" ? "nftables" : "iptables";
   if (options[wrong].length > 0) throw invalidConfig(`${backend} backend was requested but configuration contains ${wrong}-specific options [${options[wrong].join(" ")}]`);
   return backend;
@@ -166,7 +163,7 @@ function isObject(x: unknown): x is Record<string, unknown> {
  * and the port numbers, in the reference's order. ADD and DEL wrap its errors as
  * `failed to parse config: ...` ({@link wrapParseError}); CHECK does not.
  */
-export async function parsePortmapConfig(config: unknown, ifName: string, support: SupportProbe): Promise<PortmapConfig> {
+export async function parsePortmapConfig(config: unknown, ifName: string, defaultBackend: DefaultBackend): Promise<PortmapConfig> {
   const parsed = v.safeParse(Schema, foldMappingKeys(config), { abortEarly: true });
   if (!parsed.success) throw unmarshalError(parsed.issues[0]);
   const c = parsed.output;
@@ -178,7 +175,7 @@ export async function parsePortmapConfig(config: unknown, ifName: string, suppor
   const markMasqBit = c.markMasqBit ?? DEFAULT_MARK_BIT;
   if (markMasqBit < 0 || markMasqBit > 31) throw invalidConfig("MasqMarkBit must be between 0 and 31");
   const rawMappings = c.runtimeConfig?.portMappings ?? [];
-  const backend = await chooseBackend(c, support, rawMappings.length === 0);
+  const backend = await chooseBackend(c, defaultBackend, rawMappings.length === 0);
   if (backend !== "iptables" && backend !== "nftables") throw invalidConfig(`unrecognized backend ${JSON.stringify(backend)}`);
   const portMappings = rawMappings.map((m) => ({
     hostPort: m?.hostPort ?? 0,

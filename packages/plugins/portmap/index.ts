@@ -4,6 +4,7 @@
  * fails; CHECK compares the rules with the plan; DEL removes this container's rules in
  * both families and succeeds when they are already gone (DEL-3). No GC or STATUS.
  */
+import { defaultBackend } from "@tscni/firewall";
 import { HOST } from "@tscni/kernel";
 import { pluginMain, type CmdArgs, type PluginDefinition, type PluginHandlers, type PluginIO } from "@tscni/skel";
 import { CniError, VERSIONS, type Result100 } from "@tscni/spec";
@@ -19,9 +20,10 @@ import type { PortmapPorts } from "./ports.ts";
 
 const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
+/** The config with ADD's and DEL's wrapping; the default backend is fw-core's choice as the reference makes it (§8.5). */
 async function parseWrapped(ports: PortmapPorts, a: CmdArgs): Promise<PortmapConfig> {
   try {
-    return await parsePortmapConfig(a.config, a.ifName, () => ports.firewall.support());
+    return await parsePortmapConfig(a.config, a.ifName, () => defaultBackend(ports.firewall));
   } catch (err) {
     throw wrapParseError(err);
   }
@@ -75,7 +77,7 @@ async function add(ports: PortmapPorts, a: CmdArgs): Promise<Result100> {
 
 async function check(ports: PortmapPorts, a: CmdArgs): Promise<void> {
   // CHECK does not wrap parse errors (cmdCheck returns them as they are).
-  const conf = await parsePortmapConfig(a.config, a.ifName, () => ports.firewall.support());
+  const conf = await parsePortmapConfig(a.config, a.ifName, () => defaultBackend(ports.firewall));
   if (conf.prevResult === undefined) throw new Error("Required prevResult missing");
   if (conf.portMappings.length === 0) return;
   await checkPortmap(ports, conf, a.containerID);

@@ -4,7 +4,7 @@
  * canonical form `iptables-save -t nat` prints them back, so a read compares with what
  * we planned and rules made by the reference are found by their text.
  */
-import { type IptRule, formatChainName, formatDnatComment } from "@tscni/firewall";
+import { type IptRule, canonicalIptRule, formatChainName, formatDnatComment } from "@tscni/firewall";
 import { type IPNet, formatAddr, formatPrefix, network, parseIP } from "@tscni/spec/ipnet";
 import type { PortmapConfig, PortMapping } from "./config.ts";
 
@@ -55,31 +55,6 @@ export function saveAddr(text: string): string {
   return formatPrefix(network({ ip, prefix: bits }));
 }
 
-const ADDR_OPTS: Readonly<Record<string, string>> = { "-s": "-s", "--source": "-s", "--src": "-s", "-d": "-d", "--destination": "-d", "--dst": "-d", "-i": "-i", "--in-interface": "-i", "-o": "-o", "--out-interface": "-o" };
-const ADDR_ORDER = ["-s", "-d", "-i", "-o"];
-
-/**
- * User conditions in saved order: iptables-save prints the address and interface matches
- * (`[!] -s/-d/-i/-o`) before `-p` and the match modules, so they are pulled to the front
- * (in that order, addresses as CIDRs); every other token keeps its place after ours.
- */
-export function splitConditions(conds: readonly string[]): { head: string[]; tail: string[] } {
-  const found = new Map<string, string[]>();
-  const tail: string[] = [];
-  for (let i = 0; i < conds.length; i++) {
-    const neg = conds[i] === "!" && conds[i + 1] !== undefined && ADDR_OPTS[conds[i + 1] ?? ""] !== undefined;
-    const opt = ADDR_OPTS[conds[neg ? i + 1 : i] ?? ""];
-    const val = conds[neg ? i + 2 : i + 1];
-    if (opt === undefined || val === undefined) {
-      tail.push(conds[i] ?? "");
-      continue;
-    }
-    found.set(opt, [...(neg ? ["!"] : []), opt, opt === "-s" || opt === "-d" ? saveAddr(val) : val]);
-    i += neg ? 2 : 1;
-  }
-  return { head: ADDR_ORDER.flatMap((o) => found.get(o) ?? []), tail };
-}
-
 /** Groups host ports by protocol, protocols sorted (`groupByProto` + `sort.Strings`). */
 function portsByProto(maps: readonly PortMapping[]): [string, number[]][] {
   const out = new Map<string, number[]>();
@@ -116,11 +91,13 @@ export function dnatChain(conf: PortmapConfig, containerID: string, container: I
   const family = container.ip.family;
   const name = dnatChainName(conf.name, containerID);
   const comment = formatDnatComment(conf.name, containerID);
-  const conds = splitConditions(family === 6 ? conf.conditionsV6 : conf.conditionsV4);
+  const conds = family === 6 ? conf.conditionsV6 : conf.conditionsV4;
   const entryRules: IptRule[] = [];
   for (const [proto, ports] of portsByProto(conf.portMappings)) {
     for (const spec of chunks(ports)) {
-      entryRules.push([...conds.head, "-p", saveProto(proto), "-m", "comment", "--comment", comment, "-m", "multiport", "--dports", spec, ...conds.tail, "-j", name]);
+      // The reference's argv, user conditions included, in the form iptables-save prints back.
+      const argv = ["-m", "comment", "--comment", comment, "-m", "multiport", "-p", proto, "--destination-ports", spec, ...conds, "-j", name];
+      entryRules.push(canonicalIptRule(family, argv));
     }
   }
   const mark = conf.externalSetMarkChain ?? SETMARK_CHAIN;

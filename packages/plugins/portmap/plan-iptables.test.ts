@@ -3,7 +3,6 @@ import type { FirewallOp, IptChainState, IptRule } from "@tscni/firewall";
 import { formatChainName } from "@tscni/firewall";
 import { parsePrefix } from "@tscni/spec/ipnet";
 import type { PortmapConfig, PortMapping } from "./config.ts";
-import { splitConditions } from "./iptables-rules.ts";
 import { checkIptables, planIptablesAdd, planIptablesDel } from "./plan-iptables.ts";
 
 const V4 = parsePrefix("198.18.0.5/24")!;
@@ -108,12 +107,6 @@ describe("planIptablesAdd", () => {
   });
 });
 
-describe("splitConditions", () => {
-  test("moves -s/-d/-i/-o (negated or long) to the front in saved order", () => {
-    expect(splitConditions(["--in-interface", "eth0", "-s", "198.18.0.7/24", "--foo"])).toEqual({ head: ["-s", "198.18.0.0/24", "-i", "eth0"], tail: ["--foo"] });
-  });
-});
-
 describe("planIptablesDel and checkIptables", () => {
   const stateOf = (ops: FirewallOp[]): IptChainState[] => {
     const chains = new Map<string, IptRule[]>();
@@ -124,14 +117,14 @@ describe("planIptablesDel and checkIptables", () => {
     return [...chains].map(([name, rules]) => ({ name, rules }));
   };
 
-  test("DEL removes the container's chain and the legacy SN chain only where they exist", () => {
-    const v4 = stateOf(planIptablesAdd(conf(), "cid", V4));
+  test("DEL removes the container's chain and the legacy SN chain in each family", () => {
     const sn = formatChainName("net", "cid", "SN-");
-    expect(planIptablesDel(conf(), "cid", new Map([[4, [...v4, { name: sn, rules: [] }]], [6, []]]))).toEqual([
+    expect(planIptablesDel(conf(), "cid", [4, 6])).toEqual([
       { op: "ipt.chain.remove", family: 4, table: "nat", chain: DN },
       { op: "ipt.chain.remove", family: 4, table: "nat", chain: sn },
+      { op: "ipt.chain.remove", family: 6, table: "nat", chain: DN },
+      { op: "ipt.chain.remove", family: 6, table: "nat", chain: sn },
     ]);
-    expect(planIptablesDel(conf(), "other", new Map([[4, v4]]))).toEqual([]);
   });
 
   test("CHECK passes on what ADD wrote and names the missing rule otherwise", () => {

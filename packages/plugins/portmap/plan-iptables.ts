@@ -3,7 +3,7 @@
  * families that work, and CHECK's comparison with what `iptables-save` shows. Pure:
  * config and reads in, operations or a problem out.
  */
-import type { Family, FirewallOp, IptChainState, IptRule } from "@tscni/firewall";
+import type { Family, FirewallOp, IptChainRemove, IptChainState, IptRule } from "@tscni/firewall";
 import type { IPNet } from "@tscni/spec/ipnet";
 import type { PortmapConfig } from "./config.ts";
 import {
@@ -47,18 +47,14 @@ export function planIptablesAdd(conf: PortmapConfig, containerID: string, contai
 }
 
 /**
- * DEL for the given families (`unforwardPorts`): the container's chain and the legacy
- * `CNI-SN-` chain, each with every jump to it. Families whose table shows neither chain
- * get no operation, so a second DEL touches nothing (DEL-3).
+ * DEL for the given families (`unforwardPorts`): remove the container's chain and the
+ * legacy `CNI-SN-` chain, each with every jump to it. Removing a chain that is not there
+ * is no change, so the firewall writes nothing for a container already gone (DEL-3).
  */
-export function planIptablesDel(conf: PortmapConfig, containerID: string, tables: ReadonlyMap<Family, readonly IptChainState[]>): FirewallOp[] {
-  const ops: FirewallOp[] = [];
-  for (const [family, chains] of tables) {
-    for (const chain of [dnatChainName(conf.name, containerID), oldSnatChainName(conf.name, containerID)]) {
-      if (chains.some((c) => c.name === chain)) ops.push({ op: "ipt.chain.remove", family, table: "nat", chain });
-    }
-  }
-  return ops;
+export function planIptablesDel(conf: PortmapConfig, containerID: string, families: readonly Family[]): IptChainRemove[] {
+  return families.flatMap((family) =>
+    [dnatChainName(conf.name, containerID), oldSnatChainName(conf.name, containerID)].map((chain): IptChainRemove => ({ op: "ipt.chain.remove", family, table: "nat", chain })),
+  );
 }
 
 const sameRule = (a: IptRule, b: IptRule): boolean => a.length === b.length && a.every((t, i) => t === b[i]);
