@@ -49,7 +49,6 @@ export { renderOpLine, renderTx } from "./render-plan.ts";
 export { backendWorks, defaultBackend } from "./backend.ts";
 export { canonicalIptRule } from "./ipt-canonical.ts";
 export {
-  chooseMasqBackend,
   isMasqBackend,
   MASQ_BACKENDS,
   MASQ_TABLE,

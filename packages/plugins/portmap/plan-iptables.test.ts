@@ -1,34 +1,15 @@
 import { describe, expect, test } from "bun:test";
 import type { FirewallOp, IptChainState, IptRule } from "@tscni/firewall";
 import { formatChainName } from "@tscni/firewall";
-import { parsePrefix } from "@tscni/spec/ipnet";
-import type { PortmapConfig, PortMapping } from "./config.ts";
+import { mapping, portmapConfig, V4, V6 } from "./_test-config.ts";
+import type { PortmapConfig } from "./config.ts";
 import { checkIptables, planIptablesAdd, planIptablesDel } from "./plan-iptables.ts";
 
-const V4 = parsePrefix("198.18.0.5/24")!;
-const V6 = parsePrefix("2001:db8::5/64")!;
 const DN = formatChainName("net", "cid", "DN-");
 const COMMENT = 'dnat name: "net" id: "cid"';
-const m = (hostPort: number, containerPort: number, protocol = "tcp", hostIP = ""): PortMapping => ({ hostPort, containerPort, protocol, hostIP });
-
-function conf(extra: Partial<PortmapConfig> = {}): PortmapConfig {
-  return {
-    cniVersion: "1.0.0",
-    name: "net",
-    backend: "iptables",
-    snat: true,
-    masqAll: false,
-    markMasqBit: 13,
-    externalSetMarkChain: undefined,
-    conditionsV4: [],
-    conditionsV6: [],
-    portMappings: [m(8080, 80), m(8443, 443, "tcp", "198.18.0.1"), m(53, 53, "udp")],
-    prevResult: undefined,
-    containerV4: V4,
-    containerV6: undefined,
-    ...extra,
-  };
-}
+const m = mapping;
+const conf = (extra: Partial<PortmapConfig> = {}): PortmapConfig =>
+  portmapConfig({ portMappings: [m(8080, 80), m(8443, 443, "tcp", "198.18.0.1"), m(53, 53, "udp")], ...extra });
 
 /** The rules the plan appends or inserts per chain, as `iptables-save` lines. */
 const lines = (ops: FirewallOp[], chain: string): string[] => ops.flatMap((o) => ("rule" in o && o.chain === chain && typeof o.rule !== "string" ? [(o.rule as IptRule).join(" ")] : []));

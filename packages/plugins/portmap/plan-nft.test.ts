@@ -1,28 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import type { FirewallOp, NftChainState } from "@tscni/firewall";
-import { parsePrefix } from "@tscni/spec/ipnet";
-import type { PortmapConfig, PortMapping } from "./config.ts";
+import { mapping, portmapConfig, V4, V6 } from "./_test-config.ts";
+import type { PortmapConfig } from "./config.ts";
 import { checkNft, planNftAdd, planNftDel } from "./plan-nft.ts";
 
-const V4 = parsePrefix("198.18.0.5/24")!;
-const V6 = parsePrefix("2001:db8::5/64")!;
-const m = (hostPort: number, containerPort: number, protocol = "tcp", hostIP = ""): PortMapping => ({ hostPort, containerPort, protocol, hostIP });
-const conf = (extra: Partial<PortmapConfig> = {}): PortmapConfig => ({
-  cniVersion: "1.0.0",
-  name: "net",
-  backend: "nftables",
-  snat: true,
-  masqAll: false,
-  markMasqBit: 13,
-  externalSetMarkChain: undefined,
-  conditionsV4: [],
-  conditionsV6: [],
-  portMappings: [m(8080, 80), m(8443, 443, "tcp", "198.18.0.1"), m(53, 53, "udp", "2001:db8::1")],
-  prevResult: undefined,
-  containerV4: V4,
-  containerV6: V6,
-  ...extra,
-});
+const m = mapping;
+const conf = (extra: Partial<PortmapConfig> = {}): PortmapConfig =>
+  portmapConfig({ backend: "nftables", portMappings: [m(8080, 80), m(8443, 443, "tcp", "198.18.0.1"), m(53, 53, "udp", "2001:db8::1")], containerV6: V6, ...extra });
 const rules = (ops: FirewallOp[], chain: string): string[] =>
   ops.flatMap((o) => (o.op === "nft.rule.add" && o.chain === chain ? [`${o.rule}${o.comment === undefined ? "" : ` comment "${o.comment}"`}`] : []));
 

@@ -7,7 +7,7 @@
 import { describe, expect, test } from "bun:test";
 import type { FirewallOp } from "@tscni/firewall";
 import { canUseRealKernel, createThrowawayNetns, deleteThrowawayNetns } from "@tscni/kernel/testing";
-import { parsePrefix } from "@tscni/spec/ipnet";
+import { mapping, portmapConfig, V6 } from "./_test-config.ts";
 import type { PortmapConfig } from "./config.ts";
 import { planIptablesAdd } from "./plan-iptables.ts";
 import { planNftAdd } from "./plan-nft.ts";
@@ -16,26 +16,11 @@ const root = canUseRealKernel();
 const run = root || process.env.CI === "true";
 if (!run) console.warn("skipping portmap's real-kernel rule test: it needs root (CI runs it as root)");
 
-const conf: PortmapConfig = {
-  cniVersion: "1.0.0",
-  name: "net",
-  backend: "iptables",
-  snat: true,
-  masqAll: false,
-  markMasqBit: 13,
-  externalSetMarkChain: undefined,
+const conf: PortmapConfig = portmapConfig({
   conditionsV4: ["!", "-i", "lo", "-d", "198.18.0.9"],
-  conditionsV6: [],
-  portMappings: [
-    { hostPort: 8080, containerPort: 80, protocol: "tcp", hostIP: "" },
-    { hostPort: 8443, containerPort: 443, protocol: "tcp", hostIP: "198.18.0.1" },
-    { hostPort: 53, containerPort: 53, protocol: "UDP", hostIP: "2001:db8::1" },
-    { hostPort: 5000, containerPort: 5000, protocol: "sctp", hostIP: "0.0.0.0" },
-  ],
-  prevResult: undefined,
-  containerV4: parsePrefix("198.18.0.5/24"),
-  containerV6: parsePrefix("2001:db8::5/64"),
-};
+  portMappings: [mapping(8080, 80), mapping(8443, 443, "tcp", "198.18.0.1"), mapping(53, 53, "UDP", "2001:db8::1"), mapping(5000, 5000, "sctp", "0.0.0.0")],
+  containerV6: V6,
+});
 
 /** A token as iptables-save quotes it. */
 const quote = (t: string): string => (/[\s"]/.test(t) ? `"${t.replaceAll('"', '\\"')}"` : t);

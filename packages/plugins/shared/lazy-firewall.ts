@@ -13,5 +13,10 @@ export function lazyLinuxFirewall(): Firewall {
     apply: async (tx) => (await get()).apply(tx),
     iptables: async (family, table) => (await get()).iptables(family, table),
     nftTable: async (family, table) => (await get()).nftTable(family, table),
+    // Forwarded so backendWorks keeps the per-backend check (one probe, not both).
+    supports: async (backend) => {
+      const fw = await get();
+      return fw.supports !== undefined ? fw.supports(backend) : (await fw.support())[backend];
+    },
   };
 }

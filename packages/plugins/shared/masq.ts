@@ -5,7 +5,7 @@
  * the addresses the container link had before DEL deleted it.
  */
 import {
-  chooseMasqBackend,
+  defaultBackend,
   isMasqBackend,
   planMasqSetup,
   setupMasq,
@@ -92,6 +92,6 @@ export async function delMasq(ports: PluginPorts, conf: MasqConfig, who: Omit<Ma
  */
 export async function planMasq(firewall: Firewall | undefined, conf: MasqConfig, who: Omit<MasqAttachment, "net">, cidrs: readonly string[]): Promise<FirewallTx> {
   if (!conf.ipMasq) return [];
-  const backend = masqBackendOf(conf) ?? (firewall === undefined ? "iptables" : await chooseMasqBackend(firewall, undefined));
+  const backend = masqBackendOf(conf) ?? (firewall === undefined ? "iptables" : await defaultBackend(firewall));
   return planMasqSetup(backend, masqNets(cidrs), conf.name, who.ifName, who.cid);
 }

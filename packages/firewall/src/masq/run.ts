@@ -16,11 +16,6 @@ export interface MasqAttachment {
   cid: string;
 }
 
-/** The backend to use: the configured one, else the default for what works here. */
-export async function chooseMasqBackend(fw: Firewall, configured: MasqBackend | undefined): Promise<MasqBackend> {
-  return configured ?? (await defaultBackend(fw));
-}
-
 /**
  * Masquerades traffic from `ips`; returns the backend used, which a later rollback
  * passes to {@link undoMasq}. When the setup fails (one family's rules may have gone in
