@@ -150,27 +150,35 @@ const DRIVERS = [
   ["netlink", createNetlinkKernel],
 ] as const;
 
+/**
+ * Applies the batches in order to a fake kernel and to a Linux driver in fresh throwaway
+ * namespaces: each batch must fail alike, and both namespaces must read alike after it.
+ */
+async function sameOutcomes(createKernel: (typeof DRIVERS)[number][1], batches: readonly (typeof WORLD)[]): Promise<void> {
+  const host = createThrowawayNetns("kd");
+  let ctr: ReturnType<typeof createThrowawayNetns> | undefined;
+  try {
+    ctr = createThrowawayNetns("kd", { loopbackUp: false });
+    const fake = new FakeKernel();
+    fake.addNetns(ctr.path);
+    const linux = createKernel({ host: host.path });
+    for (const b of batches) {
+      const batch = place(b, ctr.path);
+      const [want, got] = [await outcome(fake, batch), await outcome(linux, batch)];
+      expect({ batch, outcome: got }).toEqual({ batch, outcome: want });
+      for (const n of [HOST, ctr.path]) expect({ ns: n, ...(await observe(linux, n)) }).toEqual({ ns: n, ...(await observe(fake, n)) });
+    }
+  } finally {
+    deleteThrowawayNetns(host);
+    if (ctr !== undefined) deleteThrowawayNetns(ctr);
+  }
+}
+
 describe.skipIf(skip).each(DRIVERS)("FakeKernel and the %s Linux driver", (_, createKernel) => {
   test("random batches fail alike and leave the same observable state", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.array(op, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 3 }), async (batches) => {
-        const host = createThrowawayNetns("kd");
-        let ctr: ReturnType<typeof createThrowawayNetns> | undefined;
-        try {
-          ctr = createThrowawayNetns("kd", { loopbackUp: false });
-          const fake = new FakeKernel();
-          fake.addNetns(ctr.path);
-          const linux = createKernel({ host: host.path });
-          for (const b of batches) {
-            const batch = place(b, ctr.path);
-            const [want, got] = [await outcome(fake, batch), await outcome(linux, batch)];
-            expect({ batch, outcome: got }).toEqual({ batch, outcome: want });
-            for (const n of [HOST, ctr.path]) expect({ ns: n, ...(await observe(linux, n)) }).toEqual({ ns: n, ...(await observe(fake, n)) });
-          }
-        } finally {
-          deleteThrowawayNetns(host);
-          if (ctr !== undefined) deleteThrowawayNetns(ctr);
-        }
+        await sameOutcomes(createKernel, batches);
       }),
       { numRuns: 25 },
     );
@@ -179,23 +187,7 @@ describe.skipIf(skip).each(DRIVERS)("FakeKernel and the %s Linux driver", (_, cr
   test("random batches on an existing bridge, enslaved port and peer fail alike and leave the same state", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.array(worldOp, { minLength: 1, maxLength: 5 }), { minLength: 1, maxLength: 3 }), async (batches) => {
-        const host = createThrowawayNetns("kd");
-        let ctr: ReturnType<typeof createThrowawayNetns> | undefined;
-        try {
-          ctr = createThrowawayNetns("kd", { loopbackUp: false });
-          const fake = new FakeKernel();
-          fake.addNetns(ctr.path);
-          const linux = createKernel({ host: host.path });
-          for (const b of [WORLD, ...batches]) {
-            const batch = place(b, ctr.path);
-            const [want, got] = [await outcome(fake, batch), await outcome(linux, batch)];
-            expect({ batch, outcome: got }).toEqual({ batch, outcome: want });
-            for (const n of [HOST, ctr.path]) expect({ ns: n, ...(await observe(linux, n)) }).toEqual({ ns: n, ...(await observe(fake, n)) });
-          }
-        } finally {
-          deleteThrowawayNetns(host);
-          if (ctr !== undefined) deleteThrowawayNetns(ctr);
-        }
+        await sameOutcomes(createKernel, [WORLD, ...batches]);
       }),
       { numRuns: 15 },
     );
