@@ -77,7 +77,6 @@ export function checkLayering(root: string): string[] {
       continue;
     }
     for (const file of tsFiles(dir)) {
-      const isTest = file.endsWith(".test.ts");
       const text = readFileSync(file, "utf8");
       for (const m of text.matchAll(IMPORT_RE)) {
         const spec = m[1] ?? m[2] ?? m[3] ?? "";
@@ -85,11 +84,10 @@ export function checkLayering(root: string): string[] {
         if (spec.startsWith("@tscni/")) {
           const target = spec.slice("@tscni/".length).split("/")[0] ?? "";
           if (target === name) continue;
-          // A test importing the fake kernel is not a package edge: sim/ sits beside the
-          // packages, and only production imports can form a cycle that matters.
-          if (!isTest) deps.add(target);
-          // Tests may use helpers from sim (the fake kernel) but production code may not.
-          if (!allowed.includes(target) && !(isTest && target === "sim")) {
+          // Tests count as edges too: the fake kernel is `@tscni/kernel/fake`, so no test
+          // needs to reach up into sim/ (issue 10: no exemption).
+          deps.add(target);
+          if (!allowed.includes(target)) {
             problems.push(`${where}: ${name} must not import ${spec}`);
           }
         } else if (spec.startsWith(".")) {

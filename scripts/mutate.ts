@@ -65,10 +65,10 @@ export const MUTATIONS: readonly Mutation[] = [
   },
   {
     name: "fake kernel ignores promisc",
-    file: "sim/src/link-change.ts",
+    file: "packages/kernel/src/fake/link-change.ts",
     from: "if (op.promisc !== undefined) link.promisc = op.promisc;",
     to: "",
-    tests: ["sim/src/linux-differential.test.ts"],
+    tests: ["packages/kernel/src/fake/linux-differential.test.ts"],
   },
   {
     name: "a missing prerequisite skips quietly under CI=true",

@@ -19,7 +19,7 @@ import fc from "fast-check";
 import { HOST } from "@tscni/kernel";
 import { versionAtLeast } from "@tscni/spec";
 import { PluginHarness, resultAddresses } from "./plugin-harness.ts";
-import { canReach, type NamespaceSnapshot } from "./src/index.ts";
+import { canReach, type NamespaceSnapshot } from "@tscni/kernel/fake";
 
 /** The network under test. */
 export interface NetworkUnderTest {

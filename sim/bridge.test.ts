@@ -6,7 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { HOST } from "@tscni/kernel";
 import { VERSIONS, versionAtLeast } from "@tscni/spec";
 import { PluginHarness, asCurrent, resultAddresses, resultInterface } from "./plugin-harness.ts";
-import { canReach } from "./src/index.ts";
+import { canReach } from "@tscni/kernel/fake";
 
 const NS1 = "/var/run/netns/b1";
 const NS2 = "/var/run/netns/b2";

@@ -11,7 +11,7 @@ import { ptpDefinition } from "@tscni/plugins/ptp";
 import { toCurrent, type Ipam, type IpamFactory, type PluginPorts, type RandomBytes } from "@tscni/plugins/shared";
 import { pluginMain, type CmdArgs } from "@tscni/skel";
 import { CniError, ErrorCode, convertResult, parseResult, type Result100 } from "@tscni/spec";
-import { FakeKernel } from "./src/index.ts";
+import { FakeKernel } from "@tscni/kernel/fake";
 
 /** A deterministic random source (mulberry32), so failing runs replay. */
 export function seededBytes(seed: number): RandomBytes {

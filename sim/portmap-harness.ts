@@ -5,7 +5,7 @@
  */
 import { FakeFirewall, type FakeFirewallOptions } from "@tscni/firewall/fake";
 import { HOST } from "@tscni/kernel";
-import { FakeKernel } from "./src/index.ts";
+import { FakeKernel } from "@tscni/kernel/fake";
 import { pluginMain, type PluginIO } from "@tscni/skel";
 import { convertResult } from "@tscni/spec";
 import { portmapDefinition } from "@tscni/plugins/portmap";

@@ -1,7 +1,7 @@
 /**
  * Kernel changes as data (ARCHITECTURE.md "The kernel seam"). A plugin computes a list of
  * these before touching anything; the Linux driver applies them batched per namespace,
- * the fake kernel (sim/) interprets them, and `cni plan` prints them as iproute2 lines.
+ * the fake kernel (`@tscni/kernel/fake`) interprets them, and `cni plan` prints them as iproute2 lines.
  *
  * Every operation names the network namespace it runs in: `ns` is a netns path
  * (`/var/run/netns/x`, `/proc/123/ns/net`) or `HOST` for the namespace the plugin

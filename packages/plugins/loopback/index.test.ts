@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { FakeKernel } from "@tscni/sim";
+import { FakeKernel } from "@tscni/kernel/fake";
 import { pluginMain } from "@tscni/skel";
 import type { PluginIO } from "@tscni/skel";
 import { VERSIONS } from "@tscni/spec";

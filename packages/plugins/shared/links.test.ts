@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { HOST, type Kernel, type KernelOp } from "@tscni/kernel";
-import { FakeKernel } from "@tscni/sim";
+import { FakeKernel } from "@tscni/kernel/fake";
 import type { CmdArgs } from "@tscni/skel";
 import type { Result100 } from "@tscni/spec";
 import { bridgeHandlers } from "../bridge/index.ts";

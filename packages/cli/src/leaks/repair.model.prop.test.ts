@@ -25,7 +25,7 @@ import { type Ipam, cryptoBytes, toCurrent } from "@tscni/plugins/shared";
 import type { PluginHandlers } from "@tscni/skel";
 import { CniRuntime, DiskCache, cacheFileName, encodeCacheRecord } from "@tscni/runtime";
 import type { CmdArgs } from "@tscni/skel";
-import { FakeKernel } from "@tscni/sim";
+import { FakeKernel } from "@tscni/kernel/fake";
 import { findLeaks } from "./find.ts";
 import { repairNetworks } from "./repair.ts";
 import { networkStates } from "./scan.ts";

@@ -5,7 +5,7 @@
  * refused; an IPv4 address keeps the `broadcast` it was given. Simplification: deleting a primary IPv4 address promotes the next one of the
  * subnet (as with `promote_secondaries=1`) instead of deleting the secondaries.
  */
-import { KernelError, type AddrOp, type RouteScope } from "@tscni/kernel";
+import { KernelError, type AddrOp, type RouteScope } from "../index.ts";
 import { addPrefixRoute, isLinkLocal, removeAddrEffects } from "./connected.ts";
 import { type IPNet, contains, ipEqual, parseAddr } from "@tscni/spec/ipnet";
 import { parseCidr } from "./ip.ts";

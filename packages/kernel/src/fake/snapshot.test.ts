@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { HOST } from "@tscni/kernel";
+import { HOST } from "../index.ts";
 import { diffSnapshots } from "./diff.ts";
 import { attachToBridge, hostBridge, scenario } from "./scenario.ts";
 

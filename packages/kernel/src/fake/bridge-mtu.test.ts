@@ -3,7 +3,7 @@
  * unless its own MTU was set with `link.set` (found by the state-aware differential test).
  */
 import { expect, test } from "bun:test";
-import { HOST, type KernelOp } from "@tscni/kernel";
+import { HOST, type KernelOp } from "../index.ts";
 import { FakeKernel } from "./fake-kernel.ts";
 
 function bridgeMtuAfter(ops: KernelOp[]): number | undefined {

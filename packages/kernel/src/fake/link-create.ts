@@ -3,7 +3,7 @@
  * kernel does, so it gets the lower index when both ends share a namespace), `bridge.add`
  * and `vlan.add`. New links start down with per-interface sysctls inherited from `default`.
  */
-import { KernelError, type BridgeAdd, type VethAdd, type VlanAdd } from "@tscni/kernel";
+import { KernelError, type BridgeAdd, type VethAdd, type VlanAdd } from "../index.ts";
 import { findLink, nextIndex, nextMac, requireLink, requireNs, type Link, type NsState, type World } from "./state.ts";
 import { newIfSysctls } from "./sysctl-store.ts";
 

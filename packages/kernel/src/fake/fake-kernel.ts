@@ -10,7 +10,7 @@
  * operationally up (connected.ts); a bridge keeps its own MAC and MTU whatever its ports;
  * only the sysctls in sysctl-store.ts exist.
  */
-import { HOST, KernelError, type AddrInfo, type Kernel, type KernelBatch, type KernelOp, type LinkInfo, type Netns, type RouteInfo } from "@tscni/kernel";
+import { HOST, KernelError, type AddrInfo, type Kernel, type KernelBatch, type KernelOp, type LinkInfo, type Netns, type RouteInfo } from "../index.ts";
 import { applyAddr } from "./addresses.ts";
 import { onLinkUp, settleAddrconf } from "./connected.ts";
 import { assertInvariants } from "./invariants.ts";

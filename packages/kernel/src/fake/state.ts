@@ -3,7 +3,7 @@
  * per network namespace. Mutated only by the op interpreters (links.ts, addresses.ts,
  * routes.ts, sysctls.ts); read through snapshots.
  */
-import { KernelError, type Netns, type RouteScope } from "@tscni/kernel";
+import { KernelError, type Netns, type RouteScope } from "../index.ts";
 import { type IP, type IPNet } from "@tscni/spec/ipnet";
 
 /** Link kinds the fake kernel models. */

@@ -6,7 +6,7 @@
  * Simplifications: VLAN links and bridge VLAN filtering are not modelled (a VLAN link
  * has no neighbours), nor STP, FDB learning or MTU.
  */
-import type { LinkInfo, Netns } from "@tscni/kernel";
+import type { LinkInfo, Netns } from "../index.ts";
 import type { NamespaceSnapshot } from "./snapshot.ts";
 
 /** What the L2 walk needs to see of the machine. */

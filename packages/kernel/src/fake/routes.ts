@@ -11,7 +11,7 @@
  * takes all the nexthops of its multipath route, as Linux does.
  * Not modelled: Linux keeps a dead IPv6 nexthop (its link down) while a sibling lives.
  */
-import { KernelError, type RouteOp } from "@tscni/kernel";
+import { KernelError, type RouteOp } from "../index.ts";
 import { isLinkLocal } from "./connected.ts";
 import { type IP, contains, ipEqual, isNetwork, parseAddr } from "@tscni/spec/ipnet";
 import { requireCidr } from "./addresses.ts";

@@ -3,7 +3,7 @@
  * so `{ up: true, newName }` renames before the link comes up as the kernel requires),
  * bridge-port flags, bridge VLANs, `link.move` and `link.del`.
  */
-import { KernelError, type BridgePortSet, type BridgeVlan, type LinkDel, type LinkMove, type LinkSet } from "@tscni/kernel";
+import { KernelError, type BridgePortSet, type BridgeVlan, type LinkDel, type LinkMove, type LinkSet } from "../index.ts";
 import { onLinkUp } from "./connected.ts";
 import { checkFree, checkMac, checkMtu, checkName } from "./link-create.ts";
 import { adjustBridgeMtu, detach, release, removeLink, setDown } from "./link-remove.ts";

@@ -10,7 +10,7 @@
  * other tables, MTU or neighbour tables; source selection is the route's `src`, else the
  * first global address of the device, else of the namespace.
  */
-import type { Netns, RouteInfo } from "@tscni/kernel";
+import type { Netns, RouteInfo } from "../index.ts";
 import type { FakeKernel } from "./fake-kernel.ts";
 import { type IP, contains, formatAddr, ipEqual, parseAddr } from "@tscni/spec/ipnet";
 import { parseCidr } from "./ip.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { HOST, KernelError, type KernelOp } from "@tscni/kernel";
+import { HOST, KernelError, type KernelOp } from "../index.ts";
 import { FakeKernel } from "./fake-kernel.ts";
 import { diffSnapshots } from "./diff.ts";
 

@@ -2,7 +2,7 @@
  * Plain-data snapshots of a namespace, in a deterministic order, in the same shapes the
  * Kernel port returns (LinkInfo, AddrInfo, RouteInfo), plus sysctls and bridge VLANs.
  */
-import type { AddrInfo, LinkInfo, Netns, RouteInfo } from "@tscni/kernel";
+import type { AddrInfo, LinkInfo, Netns, RouteInfo } from "../index.ts";
 import { formatAddr, formatPrefix, network } from "@tscni/spec/ipnet";
 import { operState } from "./operstate.ts";
 import type { NsState, Route, World } from "./state.ts";

@@ -21,10 +21,10 @@
 import { describe, expect, test } from "bun:test";
 import { firstMissing, missingRoot, missingTools, skipUnless } from "@tscni/spec/testing";
 import fc from "fast-check";
-import { HOST, KernelError, type Kernel, type KernelBatch, type KernelOp, type LinkInfo, type Netns } from "@tscni/kernel";
-import { createLinuxKernel } from "@tscni/kernel/linux";
-import { createNetlinkKernel } from "@tscni/kernel/netlink";
-import { createThrowawayNetns, deleteThrowawayNetns, placeBatch } from "@tscni/kernel/testing";
+import { HOST, KernelError, type Kernel, type KernelBatch, type KernelOp, type LinkInfo, type Netns } from "../index.ts";
+import { createLinuxKernel } from "../linux/index.ts";
+import { createNetlinkKernel } from "../netlink/index.ts";
+import { createThrowawayNetns, deleteThrowawayNetns, placeBatch } from "../linux/throwaway.ts";
 import { FakeKernel } from "./fake-kernel.ts";
 
 const skip = skipUnless("the fake-vs-Linux differential test", firstMissing(missingRoot(), missingTools(["ip"])));

@@ -1,5 +1,5 @@
 /** Helpers shared by the sim tests (not exported from the package). */
-import { KernelError } from "@tscni/kernel";
+import { KernelError } from "../index.ts";
 
 /** The KernelError kind a call throws, or undefined when it does not throw. */
 export function kindOf(fn: () => unknown): string | undefined {

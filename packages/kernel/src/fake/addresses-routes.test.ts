@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { HOST } from "@tscni/kernel";
+import { HOST } from "../index.ts";
 import { routeLine } from "./diff.ts";
 import { scenario } from "./scenario.ts";
 import { kindOf } from "./test-util.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { HOST, KernelError } from "@tscni/kernel";
+import { HOST, KernelError } from "../index.ts";
 import { FakeKernel } from "./fake-kernel.ts";
 
 const C1 = "/var/run/netns/c1";

@@ -1,5 +1,5 @@
 /** Human-readable differences between two namespace snapshots. */
-import type { RouteInfo } from "@tscni/kernel";
+import type { RouteInfo } from "../index.ts";
 import type { NamespaceSnapshot } from "./snapshot.ts";
 
 /** A route as one iproute2-like line (its identity in diffs). */

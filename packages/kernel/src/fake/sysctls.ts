@@ -5,7 +5,7 @@
  * interface's IPv6 addresses and routes, and `0` brings them back on an up link
  * (the link-local address through addrconf, `::1` on `lo`).
  */
-import { KernelError, type SysctlSet } from "@tscni/kernel";
+import { KernelError, type SysctlSet } from "../index.ts";
 import { onLinkUp } from "./connected.ts";
 import { findLink, type Link, type NsState } from "./state.ts";
 import { parseSysctlKey } from "./sysctl-store.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { HOST } from "@tscni/kernel";
+import { HOST } from "../index.ts";
 import { canReach, trace } from "./reachability.ts";
 import { attachToBridge, enableForwarding, hostBridge, ptpLink, scenario } from "./scenario.ts";
 

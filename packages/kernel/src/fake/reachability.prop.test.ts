@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { HOST } from "@tscni/kernel";
+import { HOST } from "../index.ts";
 import { canReach, trace } from "./reachability.ts";
 import { attachToBridge, enableForwarding, hostBridge, ptpLink, scenario } from "./scenario.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { HOST, KernelError } from "@tscni/kernel";
+import { HOST, KernelError } from "../index.ts";
 import { scenario } from "./scenario.ts";
 import { kindOf } from "./test-util.ts";
 

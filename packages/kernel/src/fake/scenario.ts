@@ -4,7 +4,7 @@
  * host bridge; ptp veths with /32 routes through the host). These batches are fixtures,
  * not the plugins: tests of the plugins use the plugins.
  */
-import { HOST, type KernelBatch, type KernelOp, type Netns } from "@tscni/kernel";
+import { HOST, type KernelBatch, type KernelOp, type Netns } from "../index.ts";
 import { FakeKernel, type FakeKernelOptions } from "./fake-kernel.ts";
 
 /** The stable path of container namespace `i` (`/var/run/netns/c1`, ...). */
