@@ -149,11 +149,14 @@ describe.skipIf(skip).each(DRIVERS)("%s on the real kernel", (_, createKernel) =
       [[{ op: "sysctl.set", ns: C, key: "net.ipv4.conf.all.mc_forwarding", value: "1" }], "other", 0],
       [[{ op: "sysctl.set", ns: C, key: "net.ipv4.conf.nope.forwarding", value: "1" }], "not-found", 0],
       [[{ op: "link.set", ns: C, name: "lo", up: true }, { op: "link.del", ns: C, name: "bad name" }], "invalid", 1],
+      // The kernel answers ELOOP, with "Can not enslave a bridge to a bridge" as its message.
+      [[{ op: "bridge.add", ns: C, name: "brloop" }, { op: "link.set", ns: C, name: "brloop", master: "brloop" }], "invalid", 1],
     ];
     for (const [batch, kind, index] of cases) {
       const e = await failure(k.apply(batch));
       expect({ line: JSON.stringify(batch), kind: e.kind, index: e.opIndex }).toEqual({ line: JSON.stringify(batch), kind, index });
     }
+    await k.apply([{ op: "link.del", ns: C, name: "brloop" }]);
     // The ops before the failing one ran: mtu 68 stayed.
     expect((await k.links(C)).find((l) => l.name === "eth0")?.mtu).toBe(68);
   });

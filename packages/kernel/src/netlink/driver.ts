@@ -10,7 +10,8 @@ import { KernelError, type AddrInfo, type Kernel, type LinkInfo, type RouteInfo 
 import { isSysctlKey, renderOp, sysctlPath } from "../lines.ts";
 import { HOST, type KernelBatch, type KernelOp, type Netns } from "../ops.ts";
 import { resolveHost } from "../segments.ts";
-import { classify, reason } from "../linux/errors.ts";
+import { reason } from "../linux/errors.ts";
+import { failureKind } from "./classify.ts";
 import { isNetnsFile, requireNetns } from "../linux/runner.ts";
 import * as K from "./constants.ts";
 import { decodeAddrs, decodeLink, decodeLinks, decodeRoutes, linkedIndexes, nexthops, rawLink, type RawLink } from "./decode.ts";
@@ -33,12 +34,13 @@ function otherNs(op: KernelOp): Netns | undefined {
   return undefined;
 }
 
-/** The text iproute2 would print for a failure, for classify() and reason(). */
-function failureText(e: unknown): string | undefined {
-  if (e instanceof Refused) return e.text;
-  if (e instanceof NetlinkError) return e.iproute2Text;
-  return undefined;
+/** The text iproute2 would print for a failure, for reason(): the message, never the kind. */
+function failureText(e: Refused | NetlinkError): string {
+  return e instanceof Refused ? e.text : e.iproute2Text;
 }
+
+/** A failure of ours or the kernel's, as opposed to a bug. */
+const isFailure = (e: unknown): e is Refused | NetlinkError => e instanceof Refused || e instanceof NetlinkError;
 
 const linkDump = () => new MessageBuilder(K.RTM_GETLINK, K.NLM_F_REQUEST | K.NLM_F_DUMP).fixed(16, () => {}).u32(K.IFLA_EXT_MASK, K.RTEXT_FILTER_SKIP_STATS);
 
@@ -140,9 +142,8 @@ export function createNetlinkKernel(opts: NetlinkKernelOptions = {}): Kernel {
       try {
         return work(s);
       } catch (e) {
-        const text = failureText(e);
-        if (text === undefined) throw e;
-        throw new KernelError(classify(text), `ip ${what}: ${reason(text)}`);
+        if (!isFailure(e)) throw e;
+        throw new KernelError(failureKind(e, undefined), `ip ${what}: ${reason(failureText(e))}`);
       }
     });
   }
@@ -165,7 +166,7 @@ export function createNetlinkKernel(opts: NetlinkKernelOptions = {}): Kernel {
     const ctx: EncodeContext = {
       index: (name) => {
         const link = s.link(op.ns, name);
-        if (link === undefined) throw new Refused(`Cannot find device "${name}"`);
+        if (link === undefined) throw new Refused(`Cannot find device "${name}"`, "not-found");
         return link.index;
       },
       nsFd: (n) => s.nsFd(n),
@@ -173,10 +174,9 @@ export function createNetlinkKernel(opts: NetlinkKernelOptions = {}): Kernel {
     try {
       s.socket(op.ns).request(encodeOp(op, ctx));
     } catch (e) {
-      const text = failureText(e);
-      if (text === undefined) throw e;
+      if (!isFailure(e)) throw e;
       const { tool, line } = renderOp(op, hostRef);
-      throw new KernelError(classify(text), `${tool} ${line}: ${reason(text)}`, index);
+      throw new KernelError(failureKind(e, op), `${tool} ${line}: ${reason(failureText(e))}`, index);
     }
   }
 

@@ -33,7 +33,7 @@ function encoded(c: Case): Uint8Array {
   const ctx = {
     index(name: string): number {
       const i = c.indexes[name];
-      if (i === undefined) throw new Refused(`Cannot find device "${name}"`);
+      if (i === undefined) throw new Refused(`Cannot find device "${name}"`, "not-found");
       return i;
     },
     nsFd(): number {

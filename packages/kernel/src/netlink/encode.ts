@@ -4,18 +4,24 @@
  * same thing either way. Names are resolved to indexes by the caller's `index`, which
  * refuses an unknown name as `ip` does. Pure but for that callback.
  */
+import type { KernelErrorKind } from "../kernel.ts";
 import type { KernelOp, Netns, RouteOp } from "../ops.ts";
 import * as K from "./constants.ts";
 import { cidrBytes, ipBytes, macBytes } from "./text.ts";
 import { MessageBuilder } from "./wire.ts";
 
-/** A refusal iproute2 prints before sending anything; `text` is what it prints. */
+/**
+ * A refusal iproute2 prints before sending anything; `text` is what it prints, `kind` what
+ * it means (a bad argument unless said otherwise), so no caller parses the text.
+ */
 export class Refused extends Error {
   readonly text: string;
-  constructor(text: string) {
+  readonly kind: KernelErrorKind;
+  constructor(text: string, kind: KernelErrorKind = "invalid") {
     super(text);
     this.name = "Refused";
     this.text = text;
+    this.kind = kind;
   }
 }
 
@@ -186,7 +192,7 @@ export function encodeOp(op: Exclude<KernelOp, { op: "sysctl.set" }>, ctx: Encod
       try {
         index = ctx.index(op.dev);
       } catch (e) {
-        if (e instanceof Refused) throw new Refused(`Cannot find bridge device "${op.dev}"`);
+        if (e instanceof Refused) throw new Refused(`Cannot find bridge device "${op.dev}"`, "not-found");
         throw e;
       }
       const m = ifinfo(new MessageBuilder(op.op === "bridge-vlan.add" ? K.RTM_SETLINK : K.RTM_DELLINK, REQ), K.AF_BRIDGE, index);
@@ -236,7 +242,7 @@ function masterIndex(name: string, ctx: EncodeContext): number {
   try {
     return ctx.index(name);
   } catch (e) {
-    if (e instanceof Refused) throw new Refused(`Error: argument "${name}" is wrong: Device does not exist`);
+    if (e instanceof Refused) throw new Refused(`Error: argument "${name}" is wrong: Device does not exist`, "not-found");
     throw e;
   }
 }
