@@ -15,7 +15,7 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   skel: ["spec"],
   kernel: ["spec"],
   firewall: ["spec", "kernel"],
-  ipam: ["spec"],
+  ipam: ["spec", "kernel"],
   plugins: ["spec", "skel", "kernel", "ipam", "invoke", "firewall"],
   server: ["spec", "config", "invoke", "runtime"],
   cli: ["spec", "config", "invoke", "runtime", "skel", "kernel", "firewall", "ipam", "plugins", "server", "conformance"],

@@ -12,7 +12,7 @@
  */
 import { closeSync, fstatSync, mkdirSync, openSync, statSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
-import { lockExclusive, tryLockExclusive, unlockFd } from "./flock.ts";
+import { lockExclusive, tryLockExclusive, unlockFd } from "@tscni/kernel/flock";
 
 /** The directory of our plugins' attachment locks inside host-local's data dir (a dot name is never a network's, VAL-1). */
 export const PLUGIN_LOCK_DIR = ".tscni-locks";

@@ -16,7 +16,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { Attachment } from "@tscni/spec";
-import { lockExclusive, unlockFd } from "./flock.ts";
+import { lockExclusive, unlockFd } from "@tscni/kernel/flock";
 import { type IP, formatIP, ipEqual, parseIP } from "@tscni/spec/ipnet";
 import { isDamagedCopyOf } from "./damage.ts";
 import { AttachmentIndex } from "./store-disk-index.ts";

@@ -1,8 +1,8 @@
 /**
- * The few libc calls the kernel drivers make (the one bun:ffi libc loader), through bun:ffi (loaded on first use, never
- * at import time): a netlink socket's life (socket, setsockopt, send, recv, close) and
+ * The few libc calls tscni makes, through the one bun:ffi libc loader (loaded on first use,
+ * never at import time): a netlink socket's life (socket, setsockopt, send, recv, close),
  * switching the thread's network namespace around the socket's creation (open, setns),
- * CONVENTIONS.md item 10. Each call returns the raw result; errors come from {@link Libc.errno}.
+ * CONVENTIONS.md item 10, and flock(2) for the locks the reference shares with us. Each call returns the raw result; errors come from {@link Libc.errno}.
  */
 
 /** Typed libc entry points. */
@@ -15,25 +15,38 @@ export interface Libc {
   /** open(2) of a NUL-terminated path. */
   open(path: Uint8Array, flags: number): number;
   setns(fd: number, nstype: number): number;
+  flock(fd: number, op: number): number;
   errno(): number;
 }
 
-let loaded: Promise<Libc> | undefined;
+type Ffi = typeof import("bun:ffi");
 
-/** libc through bun:ffi, loaded once per process. */
-export function libc(): Promise<Libc> {
-  loaded ??= (async () => {
-    const { dlopen, FFIType: T, read } = await import("bun:ffi");
-    const { symbols: s } = dlopen("libc.so.6", {
-      socket: { args: [T.i32, T.i32, T.i32], returns: T.i32 },
-      setsockopt: { args: [T.i32, T.i32, T.i32, T.ptr, T.u32], returns: T.i32 },
-      send: { args: [T.i32, T.ptr, T.u64, T.i32], returns: T.i64_fast },
-      recv: { args: [T.i32, T.ptr, T.u64, T.i32], returns: T.i64_fast },
-      close: { args: [T.i32], returns: T.i32 },
-      open: { args: [T.ptr, T.i32], returns: T.i32 },
-      setns: { args: [T.i32, T.i32], returns: T.i32 },
-      __errno_location: { args: [], returns: T.ptr },
-    });
+let loaded: Libc | undefined;
+
+// glibc first; musl's names for the static-musl builds of Bun.
+const LIBC_NAMES = ["libc.so.6", "libc.musl-x86_64.so.1", "libc.musl-aarch64.so.1", "libc.so"];
+
+function load({ dlopen, FFIType: T, read }: Ffi): Libc {
+  const symbols = {
+    socket: { args: [T.i32, T.i32, T.i32], returns: T.i32 },
+    setsockopt: { args: [T.i32, T.i32, T.i32, T.ptr, T.u32], returns: T.i32 },
+    send: { args: [T.i32, T.ptr, T.u64, T.i32], returns: T.i64_fast },
+    recv: { args: [T.i32, T.ptr, T.u64, T.i32], returns: T.i64_fast },
+    close: { args: [T.i32], returns: T.i32 },
+    open: { args: [T.ptr, T.i32], returns: T.i32 },
+    setns: { args: [T.i32, T.i32], returns: T.i32 },
+    flock: { args: [T.i32, T.i32], returns: T.i32 },
+    __errno_location: { args: [], returns: T.ptr },
+  } as const;
+  const errors: string[] = [];
+  for (const name of LIBC_NAMES) {
+    let s: ReturnType<typeof dlopen<typeof symbols>>["symbols"];
+    try {
+      s = dlopen(name, symbols).symbols;
+    } catch (err) {
+      errors.push(`${name}: ${err instanceof Error ? err.message : String(err)}`);
+      continue;
+    }
     return {
       socket: (d, t, p) => s.socket(d, t, p),
       setsockopt: (fd, level, name, value, len) => s.setsockopt(fd, level, name, value, len),
@@ -42,12 +55,25 @@ export function libc(): Promise<Libc> {
       close: (fd) => s.close(fd),
       open: (path, flags) => s.open(path, flags),
       setns: (fd, nstype) => s.setns(fd, nstype),
+      flock: (fd, op) => s.flock(fd, op),
       errno: () => {
         const p = s.__errno_location();
         return p === null ? 0 : read.i32(p, 0);
       },
     };
-  })();
+  }
+  throw new Error(`cannot load libc: ${errors.join("; ")}`);
+}
+
+/** libc through bun:ffi, loaded once per process. */
+export async function libc(): Promise<Libc> {
+  loaded ??= load(await import("bun:ffi"));
+  return loaded;
+}
+
+/** {@link libc} for callers that cannot await (a lock taken inside a synchronous step). */
+export function libcNow(): Libc {
+  loaded ??= load(import.meta.require("bun:ffi") as Ffi);
   return loaded;
 }
 

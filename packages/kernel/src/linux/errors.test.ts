@@ -13,6 +13,7 @@ describe("classify", () => {
       ["Error: ipv6: address already assigned.", "exists"],
       ["An interface with the same name exists in the target netns", "exists"],
       ["Error: Nexthop has invalid gateway.", "unreachable"],
+      ["Error: Nexthop device required for onlink.", "not-found"],
       ["RTNETLINK answers: Network is unreachable", "unreachable"],
       ["RTNETLINK answers: No route to host", "unreachable"],
       ["Error: Device for nexthop is not up.", "unreachable"],

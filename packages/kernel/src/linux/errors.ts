@@ -6,10 +6,12 @@ import { KernelError, type KernelErrorKind } from "../kernel.ts";
 import type { Segment } from "../segments.ts";
 
 // Checked in order: "argument "x" is wrong: Device does not exist" is not-found, not invalid.
+// "Nexthop device required for onlink" is the kernel's ENODEV, which the netlink driver
+// classifies by errno (netlink/classify.ts): both drivers say not-found.
 // EOPNOTSUPP ("Operation not supported") is invalid: the op does not apply to that link
 // (bridge port flags on a non-port, a master that is not a bridge) or to this kernel.
 const KINDS: readonly [KernelErrorKind, RegExp][] = [
-  ["not-found", /Cannot find device|No such device|does not exist|[Aa]ddress not found|No such process|No such file or directory/],
+  ["not-found", /Cannot find device|No such device|[Dd]evice required|does not exist|[Aa]ddress not found|No such process|No such file or directory/],
   ["exists", /File exists|[Aa]ddress already assigned|same name exists/],
   ["unreachable", /Nexthop has invalid gateway|Network is unreachable|No route to host|Device for nexthop is not up|Nexthop device is not up|Network is down/],
   [
