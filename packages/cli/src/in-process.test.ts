@@ -10,7 +10,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { canUseRealKernel } from "@tscni/kernel/testing";
+import { canUseRealKernel, createThrowawayNetns, deleteThrowawayNetns, type ThrowawayNetns } from "@tscni/kernel/testing";
 import type { WorkerCall, WorkerScript, WorkerStep } from "./in-process.worker.ts";
 
 const ROOT = resolve(import.meta.dir, "../../..");
@@ -23,26 +23,19 @@ if (!root && process.env.CI !== "true") console.warn("in-process.test: not root,
 else if (!built) console.warn("in-process.test: dist/bin incomplete: run `npm run build`");
 const run = (root || process.env.CI === "true") && built ? describe : describe.skip;
 
-function ip(args: string[]): void {
-  const r = Bun.spawnSync(["ip", ...args], { stderr: "pipe" });
-  if (r.exitCode !== 0) throw new Error(`ip ${args.join(" ")}: ${r.stderr.toString().trim()}`);
-}
-
 /** Runs the script in namespaces `names` (host first), made fresh and deleted afterwards. */
 async function side(mode: WorkerScript["mode"], names: string[], dataDir: string, calls: WorkerCall[]): Promise<WorkerStep[]> {
   rmSync(dataDir, { recursive: true, force: true });
+  const made: ThrowawayNetns[] = [];
   try {
-    for (const n of names) {
-      ip(["netns", "add", n]);
-      ip(["-n", n, "link", "set", "lo", "up"]);
-    }
+    for (const n of names) made.push(createThrowawayNetns("", { name: n }));
     const script: WorkerScript = { mode, binDir: BIN, containers: names.slice(1), calls };
     const proc = Bun.spawn(["ip", "netns", "exec", names[0]!, BUN, WORKER], { stdin: new TextEncoder().encode(JSON.stringify(script)), stdout: "pipe", stderr: "pipe" });
     const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
     if (code !== 0) throw new Error(`worker (${mode}) exited ${code}: ${err}`);
     return JSON.parse(out) as WorkerStep[];
   } finally {
-    for (const n of names) Bun.spawnSync(["ip", "netns", "del", n], { stderr: "ignore" });
+    for (const ns of made) deleteThrowawayNetns(ns);
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

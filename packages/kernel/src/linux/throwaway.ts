@@ -17,9 +17,12 @@ export function canUseRealKernel(): boolean {
   return process.getuid?.() === 0 && process.platform === "linux";
 }
 
-/** Creates `tscni-<tag>-<random>`, its loopback up unless `loopbackUp` is false; throws when `ip` fails. */
-export function createThrowawayNetns(tag = "k", opts: { loopbackUp?: boolean } = {}): ThrowawayNetns {
-  const name = `tscni-${tag}-${Math.random().toString(36).slice(2, 10)}`;
+/**
+ * Creates `tscni-<tag>-<random>` (or exactly `opts.name`, for a test that must replay the
+ * same names twice), its loopback up unless `loopbackUp` is false; throws when `ip` fails.
+ */
+export function createThrowawayNetns(tag = "k", opts: { loopbackUp?: boolean; name?: string } = {}): ThrowawayNetns {
+  const name = opts.name ?? `tscni-${tag}-${Math.random().toString(36).slice(2, 10)}`;
   const ip = toolPath("ip");
   const steps = [[ip, "netns", "add", name]];
   if (opts.loopbackUp !== false) steps.push([ip, "-n", name, "link", "set", "lo", "up"]);
