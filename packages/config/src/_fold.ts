@@ -3,7 +3,7 @@
  * `Type`). We fold the keys of the known fields onto their canonical spelling, keeping
  * the original spelling so that error paths point at what the file says.
  */
-import { goFoldName, isJsonObject } from "./_go.ts";
+import { goFoldName, isJsonObject } from "@tscni/spec/go";
 
 /** The known fields of a Go struct: `null` for a leaf, a nested shape, or `[shape]` for a slice of structs. */
 export interface Shape {

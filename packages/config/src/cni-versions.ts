@@ -3,7 +3,7 @@
  * VN-2): the highest of them that this library supports, chosen at load time.
  */
 import { CURRENT_VERSION, CniError, compareVersions } from "@tscni/spec";
-import { goTypeName } from "./_go.ts";
+import { goTypeName } from "@tscni/spec/go";
 import { type ConfigIssue, invalid } from "./issue.ts";
 
 const PREFIX = "error parsing configuration list: ";

@@ -2,7 +2,7 @@
  * Parsing a network configuration list (§2.6): libcni's `NetworkConfFromBytes`, with its
  * checks in libcni's order, so the first issue is libcni's error.
  */
-import { goQuote, goTypeName, isJsonObject } from "./_go.ts";
+import { goQuote, goTypeName, isJsonObject } from "@tscni/spec/go";
 import { decodeJson, toBytes } from "./_json.ts";
 import { type ConfigIssue, invalid, issueToError, nestIssues } from "./issue.ts";
 import { selectCniVersion } from "./cni-versions.ts";

@@ -2,7 +2,7 @@
  * Wrapping a single-plugin config into a one-plugin list (CF-2, SC-2, §2.7 step 4):
  * libcni's `ConfListFromConf`.
  */
-import { isJsonObject } from "./_go.ts";
+import { isJsonObject } from "@tscni/spec/go";
 import { decodeJson } from "./_json.ts";
 import { issueToError } from "./issue.ts";
 import { parseConfList } from "./conf-list.ts";

@@ -5,7 +5,7 @@
 import * as v from "valibot";
 import type { PluginConf } from "@tscni/spec";
 import { foldKeys, type Renames } from "./_fold.ts";
-import { goJsonKind, isJsonObject } from "./_go.ts";
+import { goJsonKind, isJsonObject } from "@tscni/spec/go";
 import { decodeJson, toBytes } from "./_json.ts";
 import { type ConfigIssue, invalid, issueToError } from "./issue.ts";
 import { PLUGIN_SHAPE, PluginConfSchema } from "./plugin-schema.ts";

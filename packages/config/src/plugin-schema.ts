@@ -5,7 +5,7 @@
  * JSON `null` is Go's "leave the zero value", so every field is nullish.
  */
 import * as v from "valibot";
-import { isJsonObject } from "./_go.ts";
+import { isJsonObject } from "@tscni/spec/go";
 import type { Shape } from "./_fold.ts";
 
 const goObject = (goType: string) => v.custom<Record<string, unknown>>(isJsonObject, goType);

@@ -4,7 +4,7 @@
  */
 import { CniError, ErrorCode } from "@tscni/spec";
 import type { ExecOutcome } from "./exec.ts";
-import { goJsonTypeName, goQuote, parseGoJson } from "./_go-json.ts";
+import { goJsonKind, goQuote, parseGoJson } from "@tscni/spec/go";
 
 const decoder = new TextDecoder();
 
@@ -17,18 +17,18 @@ function errorFromStdout(stdout: string): CniError {
   }
   if (value === null) return new CniError(ErrorCode.Unknown, "");
   if (typeof value !== "object" || Array.isArray(value)) {
-    return diagnosticError(stdout, `json: cannot unmarshal ${goJsonTypeName(value)} into Go value of type types.Error`);
+    return diagnosticError(stdout, `json: cannot unmarshal ${goJsonKind(value)} into Go value of type types.Error`);
   }
   // Extra keys such as cniVersion are ignored (E-5); wrong types fail like Go's decoder.
   const obj = value as Record<string, unknown>;
   const code = obj.code ?? 0;
   if (typeof code !== "number" || !Number.isInteger(code) || code < 0) {
-    return diagnosticError(stdout, `json: cannot unmarshal ${goJsonTypeName(code)} into Go struct field Error.code of type uint`);
+    return diagnosticError(stdout, `json: cannot unmarshal ${goJsonKind(code)} into Go struct field Error.code of type uint`);
   }
   for (const key of ["msg", "details"] as const) {
     const v = obj[key];
     if (v !== undefined && v !== null && typeof v !== "string") {
-      return diagnosticError(stdout, `json: cannot unmarshal ${goJsonTypeName(v)} into Go struct field Error.${key} of type string`);
+      return diagnosticError(stdout, `json: cannot unmarshal ${goJsonKind(v)} into Go struct field Error.${key} of type string`);
     }
   }
   return new CniError(code, typeof obj.msg === "string" ? obj.msg : "", typeof obj.details === "string" ? obj.details : "");
@@ -65,7 +65,7 @@ export function configVersion(netconf: Uint8Array): string {
   }
   const v = value !== null && typeof value === "object" ? (value as Record<string, unknown>).cniVersion : undefined;
   if (v !== undefined && v !== null && typeof v !== "string") {
-    throw new CniError(ErrorCode.DecodingFailure, `decoding version from network config: json: cannot unmarshal ${goJsonTypeName(v)} into Go struct field .cniVersion of type string`);
+    throw new CniError(ErrorCode.DecodingFailure, `decoding version from network config: json: cannot unmarshal ${goJsonKind(v)} into Go struct field .cniVersion of type string`);
   }
   return typeof v === "string" && v !== "" ? v : "0.1.0";
 }
@@ -85,7 +85,7 @@ export function rawResult(netconf: Uint8Array, stdout: Uint8Array): { version: s
     throw new CniError(ErrorCode.DecodingFailure, `failed to unmarshal raw result: ${(err as Error).message}`);
   }
   if (value !== null && (typeof value !== "object" || Array.isArray(value))) {
-    throw new CniError(ErrorCode.DecodingFailure, `failed to unmarshal raw result: json: cannot unmarshal ${goJsonTypeName(value)} into Go value of type map[string]interface {}`);
+    throw new CniError(ErrorCode.DecodingFailure, `failed to unmarshal raw result: json: cannot unmarshal ${goJsonKind(value)} into Go value of type map[string]interface {}`);
   }
   const raw = { ...((value ?? {}) as Record<string, unknown>) };
   const own = raw.cniVersion;

@@ -3,7 +3,7 @@
  */
 import { CURRENT_VERSION, CniError, ErrorCode } from "@tscni/spec";
 import type { VersionInfo } from "@tscni/spec";
-import { goJsonTypeName, parseGoJson } from "./_go-json.ts";
+import { goJsonKind, parseGoJson } from "@tscni/spec/go";
 import { execPluginRaw } from "./run.ts";
 import type { InvokeOptions } from "./run.ts";
 
@@ -25,12 +25,12 @@ export function decodeVersionInfo(stdout: Uint8Array | string): VersionInfo {
     throw fail((err as Error).message);
   }
   if (value !== null && (typeof value !== "object" || Array.isArray(value))) {
-    throw fail(`json: cannot unmarshal ${goJsonTypeName(value)} into Go value of type version.pluginInfo`);
+    throw fail(`json: cannot unmarshal ${goJsonKind(value)} into Go value of type version.pluginInfo`);
   }
   const obj = (value ?? {}) as Record<string, unknown>;
   const cniVersion = obj.cniVersion ?? "";
   if (typeof cniVersion !== "string") {
-    throw fail(`json: cannot unmarshal ${goJsonTypeName(cniVersion)} into Go struct field pluginInfo.cniVersion of type string`);
+    throw fail(`json: cannot unmarshal ${goJsonKind(cniVersion)} into Go struct field pluginInfo.cniVersion of type string`);
   }
   const supported = obj.supportedVersions ?? [];
   if (!Array.isArray(supported) || !supported.every((v): v is string => typeof v === "string")) {

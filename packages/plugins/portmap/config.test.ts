@@ -52,6 +52,12 @@ describe("parsePortmapConfig", () => {
     ]);
   });
 
+  test("folds mapping keys as Go does, the Kelvin sign and the long s included, and nothing else", async () => {
+    // "hoſtPort" (U+017F) and "\u212Aey"-style runes fold onto ASCII in Go; "hóstPort" does not.
+    const c = await parsePortmapConfig(base(maps({ "hoſtPort": 8081, containerPort: 81, "hóstPort": 1 })), "eth0", async () => "iptables");
+    expect(c.portMappings).toEqual([{ hostPort: 8081, containerPort: 81, protocol: "", hostIP: "" }]);
+  });
+
   test("takes the default backend from the probe when the config names none", async () => {
     const m = maps({ hostPort: 8080, containerPort: 80, protocol: "tcp" });
     expect((await parsePortmapConfig(base(m), "eth0", async () => "nftables")).backend).toBe("nftables");

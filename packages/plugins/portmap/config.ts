@@ -6,6 +6,7 @@
 import * as v from "valibot";
 import { parsePrevResult } from "@tscni/skel";
 import { CniError, type Result100 } from "@tscni/spec";
+import { goFoldName, isJsonObject } from "@tscni/spec/go";
 import { type IPNet, parsePrefix } from "@tscni/spec/ipnet";
 import { goBool, goInt, goObject, goString, goStrings, invalidConfig } from "../shared/netconf.ts";
 
@@ -139,23 +140,19 @@ const MAPPING_FIELDS = ["hostPort", "containerPort", "protocol", "hostIP"] as co
  * (its PortMapping has no JSON tags) and the reference reads them as `hostPort`...
  */
 function foldMappingKeys(config: unknown): unknown {
-  const rc = isObject(config) ? config.runtimeConfig : undefined;
-  const maps = isObject(rc) ? rc.portMappings : undefined;
-  if (!isObject(config) || !isObject(rc) || !Array.isArray(maps)) return config;
+  const rc = isJsonObject(config) ? config.runtimeConfig : undefined;
+  const maps = isJsonObject(rc) ? rc.portMappings : undefined;
+  if (!isJsonObject(config) || !isJsonObject(rc) || !Array.isArray(maps)) return config;
   const fold = (m: unknown): unknown => {
-    if (!isObject(m)) return m;
+    if (!isJsonObject(m)) return m;
     const out: Record<string, unknown> = {};
     for (const [k, val] of Object.entries(m)) {
-      const field = MAPPING_FIELDS.find((f) => f === k) ?? MAPPING_FIELDS.find((f) => f.toLowerCase() === k.toLowerCase());
+      const field = MAPPING_FIELDS.find((f) => f === k) ?? MAPPING_FIELDS.find((f) => goFoldName(f) === goFoldName(k));
       out[field ?? k] = val;
     }
     return out;
   };
   return { ...config, runtimeConfig: { ...rc, portMappings: maps.map(fold) } };
-}
-
-function isObject(x: unknown): x is Record<string, unknown> {
-  return typeof x === "object" && x !== null && !Array.isArray(x);
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import { CniError, ErrorCode, convertResult, parseResult, resultToWire } from "@tscni/spec";
 import type { Result } from "@tscni/spec";
-import { goMarshal } from "./_go-json.ts";
+import { goMarshal } from "@tscni/spec/go";
 import type { NetworkAttachment, RuntimeConf } from "./runtime-conf.ts";
 
 /** The `kind` of a cache record (CACHE-3). */

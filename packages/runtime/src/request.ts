@@ -5,7 +5,7 @@
 import { CniError, ErrorCode, resultToWire } from "@tscni/spec";
 import type { PluginConf, Result } from "@tscni/spec";
 import type { NetworkConfig } from "@tscni/config";
-import { goMarshalBytes } from "./_go-json.ts";
+import { goMarshalBytes } from "@tscni/spec/go";
 import type { GCArgs, RuntimeConf } from "./runtime-conf.ts";
 
 const decoder = new TextDecoder();

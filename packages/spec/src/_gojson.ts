@@ -89,7 +89,7 @@ export const LEAF: GoShape = { kind: "leaf" };
  * Go's key folding (`foldName`: upper(lower(r)) per rune). Only ASCII letters and four
  * non-ASCII runes (the Kelvin sign, long s, dotted and dotless i) fold onto ASCII.
  */
-function _fold(key: string): string {
+export function goFoldName(key: string): string {
   let out = "";
   for (const ch of key) {
     const c = ch.codePointAt(0) ?? 0;
@@ -107,7 +107,7 @@ const _foldedFields = new WeakMap<object, Map<string, string>>();
 function _fieldIndex(fields: Readonly<Record<string, GoShape>>): Map<string, string> {
   let index = _foldedFields.get(fields);
   if (index === undefined) {
-    index = new Map(Object.keys(fields).map((f) => [_fold(f), f]));
+    index = new Map(Object.keys(fields).map((f) => [goFoldName(f), f]));
     _foldedFields.set(fields, index);
   }
   return index;
@@ -126,19 +126,9 @@ export function foldToShape(value: unknown, shape: GoShape): unknown {
   const index = _fieldIndex(shape.fields);
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
-    const field = Object.hasOwn(shape.fields, key) ? key : index.get(_fold(key));
+    const field = Object.hasOwn(shape.fields, key) ? key : index.get(goFoldName(key));
     const sub = field === undefined ? undefined : shape.fields[field];
     if (field !== undefined && sub !== undefined) out[field] = foldToShape(value[key], sub);
   }
   return out;
-}
-
-/** The Go type (`%T`) a generic decode gives a JSON value: `float64`, `[]interface {}`... */
-export function goTypeName(value: unknown): string {
-  if (value === null || value === undefined) return "<nil>";
-  if (Array.isArray(value)) return "[]interface {}";
-  if (value instanceof NonIntegerNumber || typeof value === "number") return "float64";
-  if (typeof value === "string") return "string";
-  if (typeof value === "boolean") return "bool";
-  return "map[string]interface {}";
 }

@@ -1,2 +1,4 @@
 export { goJsonKind, goQuote, goTypeName } from "./names.ts";
-export { goJsonSyntaxError } from "./json-syntax.ts";
+export { goJsonSyntaxError, parseGoJson } from "./json-syntax.ts";
+export { goMarshal, goMarshalBytes } from "./marshal.ts";
+export { goFoldName, isJsonObject } from "../_gojson.ts";

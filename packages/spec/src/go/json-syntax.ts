@@ -127,3 +127,12 @@ export function goJsonSyntaxError(data: Uint8Array): string | undefined {
   if (failure !== undefined) return failure;
   return endTop ? undefined : "unexpected end of JSON input";
 }
+
+/** Parses JSON; throws an Error whose message is Go's wording for the syntax error (E-5, RP-2). */
+export function parseGoJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new Error(goJsonSyntaxError(new TextEncoder().encode(text)) ?? "unexpected end of JSON input");
+  }
+}

@@ -2,12 +2,13 @@
  * How Go's fmt and encoding/json name values in messages (`%q`, `%T`, the kind word of
  * an UnmarshalTypeError), so our messages read like the reference's, in one place.
  */
+import { NonIntegerNumber } from "../_gojson.ts";
 
 /** Go's `%T` of a value decoded into `interface{}` (string, float64, bool, <nil>, ...). */
 export function goTypeName(value: unknown): string {
   if (value === null || value === undefined) return "<nil>";
   if (typeof value === "string") return "string";
-  if (typeof value === "number") return "float64";
+  if (typeof value === "number" || value instanceof NonIntegerNumber) return "float64";
   if (typeof value === "boolean") return "bool";
   if (Array.isArray(value)) return "[]interface {}";
   return "map[string]interface {}";

@@ -5,7 +5,8 @@
  * is dropped from the typed output, as Go leaves it at its zero value.
  */
 import * as v from "valibot";
-import { goTypeName, isJsonObject } from "../_gojson.ts";
+import { isJsonObject } from "../_gojson.ts";
+import { goTypeName } from "../go/names.ts";
 import type { NetConfList, PluginConf } from "../types.ts";
 import { parseVersion } from "../version.ts";
 import { typeMessage } from "./_go.ts";
