@@ -2,7 +2,7 @@ import { expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { checkLayering } from "./layering.ts";
+import { checkLayering, checkTestingConvention } from "./layering.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 
@@ -70,6 +70,29 @@ test("the layering check holds the end-to-end suite to the protocol and keeps co
     expect(problems).toContain('relative import "../../packages/spec/src/a.ts" leaves package compat');
     expect(problems).not.toContain("../lib/h.ts");
     expect(problems).not.toContain("compat must not import @tscni/kernel");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("test helpers live in testing/ folders and production code never imports them", () => {
+  expect(checkTestingConvention(root)).toEqual([]);
+});
+
+test("the testing convention reports a helper outside testing/ and production code importing one", () => {
+  const dir = fakeRepo({
+    "packages/config/src/_testdir.ts": "export const d = 1;\n",
+    "packages/config/src/testing/dir.ts": "export const d = 1;\n",
+    "packages/config/src/load.ts": 'import { d } from "./testing/dir.ts";\n',
+    "packages/config/src/load.test.ts": 'import { d } from "./testing/dir.ts";\n',
+    "packages/plugins/bridge/index.ts": 'import { k } from "@tscni/kernel/testing";\n',
+  });
+  try {
+    expect(checkTestingConvention(dir).sort()).toEqual([
+      "packages/config/src/_testdir.ts: a test helper outside a testing/ folder",
+      "packages/config/src/load.ts: production code imports the test helper ./testing/dir.ts",
+      "packages/plugins/bridge/index.ts: production code imports the test helper @tscni/kernel/testing",
+    ]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

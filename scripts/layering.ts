@@ -118,3 +118,36 @@ export function checkLayering(root: string): string[] {
   for (const n of edges.keys()) visit(n);
   return problems;
 }
+
+/** Folders of a package whose files only tests and tools run (never the plugin path). */
+const TEST_SIDE = /(^|\/)(testing|bench|fixtures)\//;
+/** Names that mark a test helper, which belongs in a `testing/` folder. */
+const HELPER_NAME = /(^|\/)(_test[-_]?\w*|test[-_]util\w*|\w*[-_]fixture|_fake[-_]\w+)\.ts$/;
+
+/**
+ * The one `testing/` convention (issue 10): a package's test helpers live in a `testing/`
+ * folder (exported as `@tscni/<pkg>/testing` when other units use them), and production
+ * code never imports one. Test suites outside packages (sim, conformance, scripts/) keep
+ * their own helpers.
+ */
+export function checkTestingConvention(root: string): string[] {
+  const problems: string[] = [];
+  const pk = join(root, "packages");
+  for (const name of readdirSync(pk)) {
+    const dir = join(pk, name);
+    if (!statSync(dir).isDirectory()) continue;
+    for (const file of tsFiles(dir)) {
+      const where = relative(root, file);
+      const inPackage = relative(dir, file);
+      const testSide = file.endsWith(".test.ts") || TEST_SIDE.test(inPackage);
+      if (!TEST_SIDE.test(inPackage) && HELPER_NAME.test(inPackage)) problems.push(`${where}: a test helper outside a testing/ folder`);
+      if (testSide) continue;
+      for (const m of readFileSync(file, "utf8").matchAll(IMPORT_RE)) {
+        const spec = m[1] ?? m[2] ?? m[3] ?? "";
+        const helper = /^@tscni\/[^/]+\/testing$/.test(spec) || (spec.startsWith(".") && /(^|\/)testing\//.test(relative(dir, resolve(file, "..", spec))));
+        if (helper) problems.push(`${where}: production code imports the test helper ${spec}`);
+      }
+    }
+  }
+  return problems;
+}

@@ -11,11 +11,11 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { canUseRealKernel, createThrowawayNetns, deleteThrowawayNetns, type ThrowawayNetns } from "@tscni/kernel/testing";
-import type { WorkerCall, WorkerScript, WorkerStep } from "./in-process.worker.ts";
+import type { WorkerCall, WorkerScript, WorkerStep } from "./testing/in-process.worker.ts";
 
 const ROOT = resolve(import.meta.dir, "../../..");
 const BIN = join(ROOT, "dist/bin");
-const WORKER = join(import.meta.dir, "in-process.worker.ts");
+const WORKER = join(import.meta.dir, "testing/in-process.worker.ts");
 const BUN = process.execPath;
 const root = canUseRealKernel();
 const built = ["cni", "bridge", "ptp", "host-local", "loopback"].every((f) => existsSync(join(BIN, f)));

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { defaultNetwork, defaultNetworkCandidates } from "./default-network.ts";
 import { loadDefaultNetwork } from "./load.ts";
-import { type TestDir, testDir } from "./_testdir.ts";
+import { type TestDir, testDir } from "./testing/dir.ts";
 
 const enc = (x: unknown) => new TextEncoder().encode(typeof x === "string" ? x : JSON.stringify(x));
 const file = (path: string, x: unknown) => ({ path, bytes: enc(x) });

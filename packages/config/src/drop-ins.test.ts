@@ -5,7 +5,7 @@ import { confListFromFile, dropInDir } from "./drop-ins.ts";
 import { parseConfList } from "./conf-list.ts";
 import { loadConfListFile, loadNetwork } from "./load.ts";
 import type { ConfFile } from "./types.ts";
-import { type TestDir, testDir } from "./_testdir.ts";
+import { type TestDir, testDir } from "./testing/dir.ts";
 
 const enc = (x: unknown) => new TextEncoder().encode(JSON.stringify(x));
 const types = (l: { plugins: { network: { type: string } }[] }) => l.plugins.map((p) => p.network.type);

@@ -5,7 +5,7 @@ import { CniError } from "@tscni/spec";
 import { NoConfigsFoundError, NotFoundError } from "./errors.ts";
 import { loadNetwork } from "./load.ts";
 import { selectNetwork } from "./select.ts";
-import { type TestDir, testDir } from "./_testdir.ts";
+import { type TestDir, testDir } from "./testing/dir.ts";
 
 const list = (name: string, type = "bridge") => ({ cniVersion: "1.0.0", name, plugins: [{ type }] });
 const conf = (name: string, type = "bridge") => ({ cniVersion: "0.4.0", name, type });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { delegateDel, delegateGC, delegateStatus } from "./delegate.ts";
-import { scriptDir } from "./_test-dir.ts";
-import type { ScriptDir } from "./_test-dir.ts";
+import { scriptDir } from "./testing/dir.ts";
+import type { ScriptDir } from "./testing/dir.ts";
 
 let d: ScriptDir;
 beforeAll(() => {

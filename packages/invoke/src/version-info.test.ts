@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { decodeVersionInfo, getVersionInfo } from "./version-info.ts";
-import { scriptDir } from "./_test-dir.ts";
-import type { ScriptDir } from "./_test-dir.ts";
+import { scriptDir } from "./testing/dir.ts";
+import type { ScriptDir } from "./testing/dir.ts";
 
 let d: ScriptDir;
 beforeAll(() => {

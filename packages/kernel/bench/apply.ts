@@ -6,7 +6,7 @@
  */
 import { HOST, type KernelBatch } from "../src/index.ts";
 import { createLinuxKernel } from "../src/linux/index.ts";
-import { createThrowawayNetns, deleteThrowawayNetns } from "../src/linux/throwaway.ts";
+import { createThrowawayNetns, deleteThrowawayNetns } from "../src/testing/throwaway.ts";
 
 const n = Number(process.argv[2] ?? 50);
 const host = createThrowawayNetns("kb");

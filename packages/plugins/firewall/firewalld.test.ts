@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { fakeFirewalld } from "./_fake-dbus.ts";
+import { fakeFirewalld } from "../testing/fake-dbus.ts";
 import { busctlArgs, firewalldAdd, firewalldCheck, firewalldDel, firewalldRunning, nameOwnerCall, zoneCall } from "./firewalld.ts";
 import { systemBusSocket } from "./real-dbus.ts";
 

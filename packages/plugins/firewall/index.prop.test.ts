@@ -9,7 +9,7 @@ import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { FakeFirewall } from "@tscni/firewall/fake";
 import type { CmdArgs } from "@tscni/skel";
-import { fakeFirewalld } from "./_fake-dbus.ts";
+import { fakeFirewalld } from "../testing/fake-dbus.ts";
 import { firewallHandlers } from "./index.ts";
 import { containerRules, hostIps } from "./rules.ts";
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { FakeFirewall } from "@tscni/firewall/fake";
 import { pluginMain, type PluginIO } from "@tscni/skel";
-import { fakeFirewalld } from "./_fake-dbus.ts";
+import { fakeFirewalld } from "../testing/fake-dbus.ts";
 import { firewallDefinition } from "./index.ts";
 
 const NS = "/var/run/netns/tscni-fw-test";

@@ -50,7 +50,7 @@ async function concurrentAdds(cmd: (startAt: number) => string[]): Promise<void>
 }
 
 test("twenty concurrent ADDs from source on one data dir get twenty distinct addresses", async () => {
-  await concurrentAdds(() => [process.execPath, join(import.meta.dir, "concurrency.worker.ts")]);
+  await concurrentAdds(() => [process.execPath, join(import.meta.dir, "../testing/host-local-concurrency.worker.ts")]);
 }, 60_000);
 
 test.skipIf(skipUnless("the compiled host-local's concurrency test", missingFile(BINARY, "npm run build")))("twenty concurrent ADDs of the compiled binary get twenty distinct addresses", async () => {

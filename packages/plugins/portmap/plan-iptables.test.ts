@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import type { FirewallOp, IptChainState, IptRule } from "@tscni/firewall";
 import { formatChainName } from "@tscni/firewall";
-import { mapping, portmapConfig, V4, V6 } from "./_test-config.ts";
+import { mapping, portmapConfig, V4, V6 } from "../testing/portmap-config.ts";
 import type { PortmapConfig } from "./config.ts";
 import { checkIptables, planIptablesAdd, planIptablesDel } from "./plan-iptables.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import type { FirewallOp, NftChainState } from "@tscni/firewall";
-import { mapping, portmapConfig, V4, V6 } from "./_test-config.ts";
+import { mapping, portmapConfig, V4, V6 } from "../testing/portmap-config.ts";
 import type { PortmapConfig } from "./config.ts";
 import { checkNft, planNftAdd, planNftDel } from "./plan-nft.ts";
 

@@ -7,7 +7,7 @@
 import { describe, expect, test } from "bun:test";
 import type { FirewallOp } from "@tscni/firewall";
 import { canUseRealKernel, createThrowawayNetns, deleteThrowawayNetns } from "@tscni/kernel/testing";
-import { mapping, portmapConfig, V6 } from "./_test-config.ts";
+import { mapping, portmapConfig, V6 } from "../testing/portmap-config.ts";
 import type { PortmapConfig } from "./config.ts";
 import { planIptablesAdd } from "./plan-iptables.ts";
 import { planNftAdd } from "./plan-nft.ts";

@@ -12,7 +12,7 @@ import { FakeFirewall } from "../fake/fake-firewall.ts";
 import type { Firewall } from "../firewall.ts";
 import type { Family, FirewallOp, FirewallTx, IptRule } from "../ops.ts";
 import { createLinuxFirewall } from "./linux-firewall.ts";
-import { type IptablesVariant, iptablesVariantDir } from "./testing.ts";
+import { type IptablesVariant, iptablesVariantDir } from "../testing/linux.ts";
 
 const root = canUseRealKernel();
 if (!root && process.env.CI === "true") throw new Error("the firewall differential test must run under CI: run it as root");

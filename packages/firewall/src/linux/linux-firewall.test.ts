@@ -10,7 +10,7 @@ import type { Firewall } from "../firewall.ts";
 import { formatChainName, formatComment, nftMasqComment } from "../names.ts";
 import type { FirewallOp, FirewallTx, IptRule } from "../ops.ts";
 import { createLinuxFirewall } from "./linux-firewall.ts";
-import { inNetns, type IptablesVariant, iptablesVariantDir } from "./testing.ts";
+import { inNetns, type IptablesVariant, iptablesVariantDir } from "../testing/linux.ts";
 
 const root = canUseRealKernel();
 if (!root && process.env.CI === "true") throw new Error("real-kernel firewall tests must run under CI: run them as root");

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { HOST } from "../index.ts";
 import { routeLine } from "./diff.ts";
 import { scenario } from "./scenario.ts";
-import { kindOf } from "./test-util.ts";
+import { kindOf } from "../testing/kind-of.ts";
 
 /** c1 with eth0 (peer veth1 in HOST), both ends up. */
 function wired(up = true) {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { HOST, KernelError } from "../index.ts";
 import { scenario } from "./scenario.ts";
-import { kindOf } from "./test-util.ts";
+import { kindOf } from "../testing/kind-of.ts";
 
 function setup() {
   const s = scenario();

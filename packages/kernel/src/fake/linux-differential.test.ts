@@ -24,7 +24,7 @@ import fc from "fast-check";
 import { HOST, KernelError, type Kernel, type KernelBatch, type KernelOp, type LinkInfo, type Netns } from "../index.ts";
 import { createLinuxKernel } from "../linux/index.ts";
 import { createNetlinkKernel } from "../netlink/index.ts";
-import { createThrowawayNetns, deleteThrowawayNetns, placeBatch } from "../linux/throwaway.ts";
+import { createThrowawayNetns, deleteThrowawayNetns, placeBatch } from "../testing/throwaway.ts";
 import { FakeKernel } from "./fake-kernel.ts";
 
 const skip = skipUnless("the fake-vs-Linux differential test", firstMissing(missingRoot(), missingTools(["ip"])));

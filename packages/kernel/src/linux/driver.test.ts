@@ -9,7 +9,7 @@ import { KernelError, type Kernel } from "../kernel.ts";
 import { HOST, type KernelBatch } from "../ops.ts";
 import { createNetlinkKernel } from "../netlink/driver.ts";
 import { createLinuxKernel } from "./driver.ts";
-import { createThrowawayNetns, deleteThrowawayNetns, type ThrowawayNetns } from "./throwaway.ts";
+import { createThrowawayNetns, deleteThrowawayNetns, type ThrowawayNetns } from "../testing/throwaway.ts";
 
 const skip = skipUnless("the Linux drivers on the real kernel", firstMissing(missingRoot(), missingTools(["ip"])));
 

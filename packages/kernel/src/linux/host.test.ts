@@ -9,11 +9,11 @@ import type { LinkInfo } from "../kernel.ts";
 import { HOST, type KernelBatch } from "../ops.ts";
 import { renderBatch } from "../render.ts";
 import { createLinuxKernel } from "./driver.ts";
-import { createThrowawayNetns, deleteThrowawayNetns, type ThrowawayNetns } from "./throwaway.ts";
+import { createThrowawayNetns, deleteThrowawayNetns, type ThrowawayNetns } from "../testing/throwaway.ts";
 
 const skip = skipUnless("HOST on the real kernel", firstMissing(missingRoot(), missingTools(["ip"])));
 
-const fixture = new URL("./_apply-stdin.ts", import.meta.url).pathname;
+const fixture = new URL("../testing/apply-stdin.ts", import.meta.url).pathname;
 
 function inNetns(ns: ThrowawayNetns, argv: string[], stdin: string): string {
   const r = Bun.spawnSync(["ip", "netns", "exec", ns.name, ...argv], { stdin: new TextEncoder().encode(stdin), stderr: "pipe" });

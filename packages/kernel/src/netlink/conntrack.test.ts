@@ -3,7 +3,7 @@
  * port asked for go, entries to other ports stay. Root only.
  */
 import { describe, expect, test } from "bun:test";
-import { canUseRealKernel, createThrowawayNetns, deleteThrowawayNetns } from "../linux/throwaway.ts";
+import { canUseRealKernel, createThrowawayNetns, deleteThrowawayNetns } from "../testing/throwaway.ts";
 import { IPPROTO, deleteConntrackByDstPort } from "./conntrack.ts";
 
 const root = canUseRealKernel();

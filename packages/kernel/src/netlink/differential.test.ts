@@ -11,7 +11,7 @@ import fc from "fast-check";
 import { KernelError, type Kernel, type LinkInfo } from "../kernel.ts";
 import { HOST, type KernelBatch, type KernelOp, type Netns } from "../ops.ts";
 import { createLinuxKernel } from "../linux/driver.ts";
-import { createThrowawayNetns, deleteThrowawayNetns, placeBatch } from "../linux/throwaway.ts";
+import { createThrowawayNetns, deleteThrowawayNetns, placeBatch } from "../testing/throwaway.ts";
 import { createNetlinkKernel } from "./driver.ts";
 
 const skip = skipUnless("the netlink-vs-iproute2 differential test", firstMissing(missingRoot(), missingTools(["ip"])));

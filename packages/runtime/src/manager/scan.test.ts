@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { chmodSync, copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { managerFixture } from "./_fixture.ts";
-import type { ManagerFixture } from "./_fixture.ts";
+import { managerFixture } from "../testing/manager-fixture.ts";
+import type { ManagerFixture } from "../testing/manager-fixture.ts";
 import { NetworkNotInitializedError } from "./errors.ts";
 
 let fx: ManagerFixture;

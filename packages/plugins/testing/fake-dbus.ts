@@ -2,7 +2,7 @@
  * A test double of the system bus with firewalld on it: zones hold sources and answer as
  * firewalld's zone API does (ZONE_ALREADY_SET, UNKNOWN_SOURCE, `b true`). Tests only.
  */
-import type { DbusCall, DbusPort, DbusReply } from "./firewalld.ts";
+import type { DbusCall, DbusPort, DbusReply } from "../firewall/firewalld.ts";
 
 /** A system bus with firewalld in memory: zones hold sources, as firewalld's zone API does. */
 export function fakeFirewalld(opts: { running?: boolean; available?: boolean; failAdd?: string } = {}): DbusPort & { zones: Map<string, Set<string>>; calls: DbusCall[] } {

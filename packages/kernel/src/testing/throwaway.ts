@@ -4,7 +4,7 @@
  * own namespace.
  */
 import type { KernelBatch, KernelOp, Netns } from "../ops.ts";
-import { toolPath } from "./runner.ts";
+import { toolPath } from "../linux/runner.ts";
 
 /** A named namespace under /var/run/netns. */
 export interface ThrowawayNetns {

@@ -3,7 +3,7 @@
  * (snat on, mark bit 13), one IPv4 container address, and whatever a test overrides.
  */
 import { parsePrefix } from "@tscni/spec/ipnet";
-import type { PortmapConfig, PortMapping } from "./config.ts";
+import type { PortmapConfig, PortMapping } from "../portmap/config.ts";
 
 /** The container addresses the plan tests use. */
 export const V4 = parsePrefix("198.18.0.5/24")!;

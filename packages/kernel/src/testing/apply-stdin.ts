@@ -7,7 +7,7 @@
 import { KernelError } from "../kernel.ts";
 import { parseKernelBatch } from "../schema.ts";
 import { createNetlinkKernel } from "../netlink/driver.ts";
-import { createLinuxKernel } from "./driver.ts";
+import { createLinuxKernel } from "../linux/driver.ts";
 
 const parsed = parseKernelBatch(JSON.parse(await Bun.stdin.text()));
 if (!parsed.ok) throw new Error(parsed.issues.join("; "));

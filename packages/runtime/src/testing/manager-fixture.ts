@@ -4,11 +4,11 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { makeSandbox } from "../testing/sandbox.ts";
-import type { Sandbox } from "../testing/sandbox.ts";
-import type { FakeCall } from "../testing/fake-plugin.ts";
-import { PodNetworkManager } from "./pod-network-manager.ts";
-import type { PodNetworkManagerOptions } from "./pod-network-manager.ts";
+import { makeSandbox } from "./sandbox.ts";
+import type { Sandbox } from "./sandbox.ts";
+import type { FakeCall } from "./fake-plugin.ts";
+import { PodNetworkManager } from "../manager/pod-network-manager.ts";
+import type { PodNetworkManagerOptions } from "../manager/pod-network-manager.ts";
 
 /** A sandbox with a config dir and a record of the manager's warnings. */
 export interface ManagerFixture {

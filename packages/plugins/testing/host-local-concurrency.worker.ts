@@ -2,7 +2,7 @@
  * A child process of concurrency.test.ts: waits for the shared start time, then runs the
  * host-local entry once with this process's environment and stdin, as a runtime would.
  */
-import { main } from "./index.ts";
+import { main } from "../host-local/index.ts";
 
 const startAt = Number(process.env.TSCNI_START_AT ?? 0);
 if (startAt > Date.now()) await Bun.sleep(startAt - Date.now());

@@ -7,7 +7,7 @@
 import { BunExec } from "@tscni/invoke";
 import { InProcessExec } from "@tscni/runtime";
 import { join } from "node:path";
-import { inProcessPlugins } from "./in-process.ts";
+import { inProcessPlugins } from "../in-process.ts";
 
 /** One call: the plugin, its environment, its config; `prevFrom` injects an earlier ADD's result. */
 export interface WorkerCall {
