@@ -16,9 +16,10 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   kernel: ["spec"],
   firewall: ["spec", "kernel"],
   ipam: ["spec", "kernel"],
+  fuzz: ["spec", "config"],
   plugins: ["spec", "skel", "kernel", "ipam", "invoke", "firewall"],
   server: ["spec", "config", "invoke", "runtime"],
-  cli: ["spec", "config", "invoke", "runtime", "skel", "kernel", "firewall", "ipam", "plugins", "server", "conformance"],
+  cli: ["spec", "config", "invoke", "runtime", "skel", "kernel", "firewall", "ipam", "plugins", "server", "conformance", "fuzz"],
   sim: ["spec", "config", "invoke", "runtime", "skel", "kernel", "firewall", "ipam", "plugins"],
   conformance: ["spec"],
   // The suites under scripts/ (issue 10): end-to-end drives the binary through the protocol

@@ -19,4 +19,5 @@ export const VERBS: Readonly<Record<string, { summary: string; load: () => Promi
   cache: { summary: "list or show cached attachments", load: () => import("./verbs/cache.ts") },
   lint: { summary: "explain a config directory: which file wins, what is wrong, and where", load: () => import("./verbs/lint.ts") },
   daemon: { summary: "serve CNI requests from the cni-shim plugin on a unix socket", load: () => import("./verbs/daemon.ts") },
+  fuzz: { summary: "fuzz our config parsers and result conversion; replay a saved failure", load: () => import("./verbs/fuzz.ts") },
 };

@@ -1,7 +1,7 @@
 /**
  * fast-check arbitraries of VALID, canonical results of each format (what `parseResult`
  * returns), for property tests here and in other packages (`@tscni/spec/arbitraries`).
- * Test-only: nothing on the plugin path imports this file.
+ * Nothing on the plugin path imports this file; `cni fuzz` (@tscni/fuzz) builds on it.
  */
 import fc from "fast-check";
 import { formatCIDR, formatIP, isIPv4 } from "./ip.ts";
