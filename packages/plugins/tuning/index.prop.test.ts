@@ -8,7 +8,10 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync } from "node:fs";
 import fc from "fast-check";
 import { KernelError, type KernelOp } from "@tscni/kernel";
-import { NS, PREV, dataDir, fakeWithEth0, runTuning } from "./_fake.ts";
+import { FakeKernel } from "@tscni/sim";
+import { NS, PREV, dataDir, runTuning, withEth0 } from "./_fake.ts";
+
+const fakeWithEth0 = (): FakeKernel => withEth0(new FakeKernel());
 
 const SYSCTLS: [string, fc.Arbitrary<string>][] = [
   ["net.ipv4.conf.IFNAME.arp_notify", fc.constantFrom("0", "1")],

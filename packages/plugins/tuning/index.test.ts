@@ -2,7 +2,10 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { KernelError } from "@tscni/kernel";
-import { NS, PREV, dataDir, fakeWithEth0, runTuning } from "./_fake.ts";
+import { FakeKernel } from "@tscni/sim";
+import { NS, PREV, dataDir, runTuning, withEth0 } from "./_fake.ts";
+
+const fakeWithEth0 = (): FakeKernel => withEth0(new FakeKernel());
 
 const conf = (dir: string, extra: Record<string, unknown> = {}) => ({ cniVersion: "1.0.0", name: "t", type: "tuning", dataDir: dir, prevResult: PREV, ...extra });
 const eth0 = async (k: ReturnType<typeof fakeWithEth0>) => (await k.link(NS, "eth0"))!;
