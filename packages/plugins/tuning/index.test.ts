@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { KernelError } from "@tscni/kernel";
 import { FakeKernel } from "@tscni/sim";
 import { NS, PREV, dataDir, runTuning, withEth0 } from "./_fake.ts";
+import { linkError } from "./index.ts";
 
 const fakeWithEth0 = (): FakeKernel => withEth0(new FakeKernel());
 
@@ -94,5 +95,13 @@ describe("tuning on the fake kernel", () => {
     expect(await msg({ mac: "02:00:00:00:00:AB" })).toBe("Error: Tuning configured Ethernet of eth0 is 02:00:00:00:00:AB, current value is 02:00:00:00:10:01");
     expect(await msg({ allmulti: true })).toBe("Error: Tuning configured all-multicast mode of eth0 is true, current value is false");
     expect(await msg({ txQLen: 7 })).toBe("Error: Tuning configured Transmit Queue Length of eth0 is 7, current value is 1000");
+  });
+});
+
+describe("tuning's kernel errors", () => {
+  test("a refused link change reads as netlink's errno text, as the reference's", async () => {
+    expect(linkError(new KernelError("other", "ip link set dev eth0 address 01:00:00:00:00:01: RTNETLINK answers: Cannot assign requested address")).message).toBe("cannot assign requested address");
+    expect(linkError(new KernelError("invalid", "ip link set dev eth0 mtu 10: mtu less than device minimum")).message).toBe("invalid argument");
+    expect(linkError(new KernelError("not-found", "gone")).message).toBe("gone");
   });
 });

@@ -52,6 +52,17 @@ function sysctlError(err: unknown, files: readonly { file: string }[]): Error {
   return err;
 }
 
+/**
+ * The reference's words for a link change the kernel refused: netlink's errno text alone
+ * (`invalid argument`), where our drivers name the `ip` line and the kernel's reason.
+ */
+export function linkError(err: unknown): Error {
+  if (!(err instanceof KernelError)) return err instanceof Error ? err : new Error(String(err));
+  const answer = /RTNETLINK answers: (.+)$/.exec(err.message)?.[1];
+  if (answer !== undefined) return new Error(answer.charAt(0).toLowerCase() + answer.slice(1));
+  return err.kind === "invalid" ? new Error("invalid argument") : err;
+}
+
 async function add(ports: TuningPorts, a: CmdArgs): Promise<Result100> {
   checkSysctlKeys(a.config, a.stdinData);
   const conf = parseTuningConfig(a.config, a.args);
@@ -83,7 +94,7 @@ async function add(ports: TuningPorts, a: CmdArgs): Promise<Result100> {
     } catch (err) {
       for (const f of await rollback(kernel, undoOf(plan.sysctls))) ports.warn(`rollback: ${f}`);
       if (plan.backup !== undefined) removeBackup(path);
-      throw err;
+      throw linkError(err);
     }
     // The result names the interface with the MAC as configured (updateResultsMacAddr).
     if (mac !== undefined) for (const i of prev.interfaces ?? []) if (i.name === a.ifName) i.mac = conf.mac;
