@@ -5,7 +5,7 @@
  * gives the link back as it was. Needs root; under CI=true a missing prerequisite fails.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { firstMissing, missingRoot, missingTools, skipUnless } from "@tscni/spec/testing";
@@ -49,6 +49,27 @@ describe.skipIf(skip)("tuning on the real kernel", () => {
     ip("link", "set", "eth0", "up");
   });
   afterAll(() => deleteThrowawayNetns(ns));
+
+  test("a MTU the kernel refuses fails ADD with the reference's text and undoes the sysctl and the MAC it already set (ADD-6)", async () => {
+    const kernel = createNetlinkKernel();
+    const before = eth0();
+    const dataDir = mkdtempSync(join(tmpdir(), "tscni-tuning-linux-"));
+    const conf = {
+      cniVersion: "1.0.0",
+      name: "tn",
+      type: "tuning",
+      dataDir,
+      mac: "02:00:00:00:40:bb",
+      mtu: 10,
+      sysctl: { "net.ipv4.conf.IFNAME.arp_notify": "1" },
+      prevResult: { cniVersion: "1.0.0", interfaces: [{ name: "eth0", sandbox: ns?.path }] },
+    };
+    const add = await run(kernel, "ADD", conf);
+    expect([add.code, JSON.parse(add.stdout).msg]).toEqual([1, "invalid argument"]);
+    expect(eth0()).toEqual(before);
+    expect(sysctl("net/ipv4/conf/eth0/arp_notify")).toBe("0");
+    expect(readdirSync(dataDir)).toEqual([]);
+  });
 
   for (const [driver, make] of [["rtnetlink", createNetlinkKernel], ["ip -batch", createLinuxKernel]] as const) {
     test(`${driver}: ADD applies MAC, MTU, promisc, allmulti, queue length and sysctls; CHECK passes; DEL restores`, async () => {
