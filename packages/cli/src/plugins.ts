@@ -12,5 +12,7 @@ export const PLUGINS: Readonly<Record<string, () => Promise<{ main: (io: Command
   ptp: () => import("@tscni/plugins/ptp"),
   portmap: () => import("@tscni/plugins/portmap"),
   firewall: () => import("@tscni/plugins/firewall"),
+  tuning: () => import("@tscni/plugins/tuning"),
+  static: () => import("@tscni/plugins/static"),
   "cni-shim": () => import("@tscni/server/shim"),
 };

@@ -17,6 +17,12 @@ export interface LinkInfo {
   /** Operational state as the kernel reports it: `UP`, `DOWN`, `UNKNOWN`, `LOWERLAYERDOWN`, ... */
   operState: string;
   promisc: boolean;
+  /** IFF_ALLMULTI as set by the user (the flag `ip link` prints as ALLMULTI); present only when on. */
+  allmulti?: boolean;
+  /** The transmit queue length (`txqlen`). */
+  txQLen?: number;
+  /** IFLA_PROMISCUITY: how many holders want promiscuous mode (a bridge port counts one); Go's netlink `Attrs().Promisc`. */
+  promiscuity?: number;
   /** Name of the bridge this link is enslaved to. */
   master?: string;
   /** For a veth: the peer's interface index (in the peer's own namespace). */

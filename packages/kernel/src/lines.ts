@@ -95,6 +95,8 @@ export function renderOp(op: KernelOp, hostRef: string): OpLine {
       if (op.master !== undefined) w.push(...(op.master === null ? ["nomaster"] : ["master", tok(op.master)]));
       if (op.promisc !== undefined) w.push("promisc", onOff(op.promisc));
       if (op.newName !== undefined) w.push("name", tok(op.newName));
+      if (op.allmulti !== undefined) w.push("allmulticast", onOff(op.allmulti));
+      if (op.txQLen !== undefined) w.push("txqueuelen", tok(op.txQLen));
       return { tool: "ip", line: w.join(" ") };
     }
     case "bridge-port.set": {

@@ -57,6 +57,10 @@ export interface LinkSet {
   promisc?: boolean;
   /** Rename the link. */
   newName?: string;
+  /** IFF_ALLMULTI: receive all multicast (`allmulticast on|off`; tuning's `allmulti`). */
+  allmulti?: boolean;
+  /** The transmit queue length (`txqueuelen`; tuning's `txQLen`). */
+  txQLen?: number;
 }
 
 /** Bridge-port flags of a link enslaved to a bridge. */

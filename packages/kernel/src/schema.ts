@@ -76,6 +76,8 @@ const LinkSetSchema = v.strictObject({
   master: v.optional(v.nullable(ifname)),
   promisc: v.optional(v.boolean()),
   newName: v.optional(ifname),
+  allmulti: v.optional(v.boolean()),
+  txQLen: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(0xffffffff))),
 });
 const BridgePortSetSchema = v.strictObject({
   op: v.literal("bridge-port.set"),

@@ -16,6 +16,7 @@ import { cryptoBytes } from "./veth.ts";
 /** IPAM plugins this binary carries, by type: loaded only when a network uses them in process. */
 export const IN_PROCESS_IPAM: Readonly<Record<string, () => Promise<PluginDefinition>>> = {
   "host-local": async () => (await import("../host-local/index.ts")).definition,
+  static: async () => (await import("../static/index.ts")).definition,
 };
 
 /** The real ports for one plugin invocation with environment `env` and stderr `stderr`. */

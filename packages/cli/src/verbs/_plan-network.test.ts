@@ -91,6 +91,12 @@ describe("planNetwork", () => {
     await expect(planNetwork("web", "/var/run/netns/plan3", { env, kernel, random: counting() })).rejects.toThrow('"cni0" already exists but is not a bridge');
   });
 
+  test("plans a bridge ADD with static IPAM's configured address", async () => {
+    const { env } = setup("static", [{ type: "bridge", bridge: "cni0", isGateway: true, ipam: { type: "static", addresses: [{ address: "198.18.0.77/24", gateway: "198.18.0.1" }] } }]);
+    const plan = await planNetwork("web", "/var/run/netns/plan5", { env, kernel: readOnlyKernel(), random: counting() });
+    expect(renderBatch(plan.ops)).toContain("addr add 198.18.0.77/24 dev eth0");
+  });
+
   test("refuses an IPAM it cannot peek without reserving", async () => {
     const { env } = setup("dhcp", [{ type: "bridge", ipam: { type: "dhcp" } }]);
     await expect(planNetwork("web", "/var/run/netns/plan4", { env, kernel: readOnlyKernel(), random: counting() })).rejects.toThrow('cannot plan IPAM "dhcp"');

@@ -58,7 +58,9 @@ export interface NetworkPlanOptions {
 /** The next host-local addresses for the attachment, from a read-only view of its data dir. */
 async function peekIpam(type: string, a: CmdArgs): Promise<Result100 | undefined> {
   if (type === "") return undefined;
-  if (type !== "host-local") throw new Error(`cannot plan IPAM "${type}": only host-local can be peeked without reserving an address`);
+  // static keeps no state: its ADD is already a read-only answer.
+  if (type === "static") return toCurrent(await (await import("@tscni/plugins/static")).definition.handlers.add!({ ...a, command: "ADD" }));
+  if (type !== "host-local") throw new Error(`cannot plan IPAM "${type}": only host-local and static can be planned without reserving an address`);
   return toCurrent(await hostLocalHandlers((dataDir, network) => new PeekStore(dataDir, network)).add({ ...a, command: "ADD" }));
 }
 

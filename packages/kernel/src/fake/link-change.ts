@@ -9,6 +9,7 @@ import { checkFree, checkMac, checkMtu, checkName } from "./link-create.ts";
 import { adjustBridgeMtu, detach, release, removeLink, setDown } from "./link-remove.ts";
 import { nextIndex, requireLink, requireNs, type Link, type NsState, type World } from "./state.ts";
 import { newIfSysctls } from "./sysctl-store.ts";
+import { setTuning } from "./link-tuning.ts";
 
 function enslave(ns: NsState, link: Link, masterName: string): void {
   const bridge = requireLink(ns, masterName);
@@ -54,6 +55,7 @@ export function setLink(world: World, op: LinkSet): void {
   if (op.master === null && link.master !== undefined) release(ns, link);
   if (typeof op.master === "string") enslave(ns, link, op.master);
   if (op.promisc !== undefined) link.promisc = op.promisc;
+  setTuning(link, op);
   if (op.up === true && !link.up) {
     link.up = true;
     onLinkUp(ns, link);

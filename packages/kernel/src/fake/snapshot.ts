@@ -4,6 +4,7 @@
  */
 import type { AddrInfo, LinkInfo, Netns, RouteInfo } from "../index.ts";
 import { formatAddr, formatPrefix, network } from "@tscni/spec/ipnet";
+import { tuningInfo } from "./link-tuning.ts";
 import { operState } from "./operstate.ts";
 import type { NsState, Route, World } from "./state.ts";
 
@@ -36,6 +37,7 @@ export function linkInfos(world: World, ns: NsState): LinkInfo[] {
       up: l.up,
       operState: operState(world, ns, l),
       promisc: l.promisc,
+      ...tuningInfo(l),
       ...(l.master !== undefined && { master: name(l.master), hairpin: l.hairpin ?? false, isolated: l.isolated ?? false }),
       ...(l.peer && { peerIndex: l.peer.index }),
       ...(l.kind === "bridge" && { vlanFiltering: l.vlanFiltering ?? false }),

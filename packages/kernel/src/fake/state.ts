@@ -24,6 +24,10 @@ export interface Link {
   mtu: number;
   up: boolean;
   promisc: boolean;
+  /** IFF_ALLMULTI as the user set it; unset reads as off (link-tuning.ts). */
+  allmulti?: boolean;
+  /** The transmit queue length; unset reads as the kernel's default (link-tuning.ts). */
+  txQLen?: number;
   /** Index of the bridge this link is enslaved to (same namespace). */
   master?: number;
   /** For a veth: where its peer lives. */

@@ -36,6 +36,9 @@ export function parseLinks(text: string): LinkInfo[] {
       operState: str(r.operstate) ?? "UNKNOWN",
       promisc: flags.includes("PROMISC"),
     };
+    if (flags.includes("ALLMULTI")) link.allmulti = true;
+    if (num(r.txqlen) !== undefined) link.txQLen = num(r.txqlen);
+    if (num(r.promiscuity) !== undefined) link.promiscuity = num(r.promiscuity);
     const master = str(r.master);
     if (master !== undefined) link.master = master;
     if (kind === "veth" && num(r.link_index) !== undefined) link.peerIndex = num(r.link_index);

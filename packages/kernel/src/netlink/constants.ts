@@ -113,6 +113,12 @@ export const RTEXT_FILTER_SKIP_STATS = 1 << 3;
 export const IFF_UP = 0x1;
 /** `IFF_PROMISC`. */
 export const IFF_PROMISC = 0x100;
+/** `IFF_ALLMULTI`. */
+export const IFF_ALLMULTI = 0x200;
+/** `IFLA_TXQLEN`: the transmit queue length (u32). */
+export const IFLA_TXQLEN = 13;
+/** `IFLA_PROMISCUITY`: the promiscuity count (u32). */
+export const IFLA_PROMISCUITY = 30;
 
 /** Address attributes and flags. */
 export const IFA_ADDRESS = 1;

@@ -18,7 +18,7 @@ export interface RawLink {
 }
 
 /** The link attributes {@link decodeLinks} reads. */
-const LINK_ATTRS: ReadonlySet<number> = new Set([K.IFLA_ADDRESS, K.IFLA_IFNAME, K.IFLA_MTU, K.IFLA_LINK, K.IFLA_MASTER, K.IFLA_OPERSTATE, K.IFLA_LINKINFO, K.IFLA_LINK_NETNSID]);
+const LINK_ATTRS: ReadonlySet<number> = new Set([K.IFLA_ADDRESS, K.IFLA_IFNAME, K.IFLA_MTU, K.IFLA_LINK, K.IFLA_MASTER, K.IFLA_OPERSTATE, K.IFLA_LINKINFO, K.IFLA_LINK_NETNSID, K.IFLA_TXQLEN, K.IFLA_PROMISCUITY]);
 
 /** Splits an RTM_NEWLINK payload into its `ifinfomsg` and the attributes the decoders read. */
 export function rawLink(p: DataView): RawLink {
@@ -74,6 +74,11 @@ export function decodeLink(r: RawLink, nameOf: (index: number) => string): LinkI
     operState: operState === undefined ? "UNKNOWN" : (K.OPER_STATES[operState] ?? "UNKNOWN"),
     promisc: (r.flags & K.IFF_PROMISC) !== 0,
   };
+  if ((r.flags & K.IFF_ALLMULTI) !== 0) link.allmulti = true;
+  const txQLen = attrU(a.get(K.IFLA_TXQLEN));
+  if (txQLen !== undefined) link.txQLen = txQLen;
+  const promiscuity = attrU(a.get(K.IFLA_PROMISCUITY));
+  if (promiscuity !== undefined) link.promiscuity = promiscuity;
   const master = attrU(a.get(K.IFLA_MASTER));
   if (master !== undefined && master !== 0) link.master = nameOf(master);
   const peer = attrU(a.get(K.IFLA_LINK));

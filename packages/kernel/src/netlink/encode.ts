@@ -169,10 +169,15 @@ export function encodeOp(op: Exclude<KernelOp, { op: "sysctl.set" }>, ctx: Encod
         change |= K.IFF_PROMISC;
         if (op.promisc) flags |= K.IFF_PROMISC;
       }
+      if (op.allmulti !== undefined) {
+        change |= K.IFF_ALLMULTI;
+        if (op.allmulti) flags |= K.IFF_ALLMULTI;
+      }
       const m = ifinfo(new MessageBuilder(K.RTM_NEWLINK, REQ), K.AF_UNSPEC, index, flags, change);
       linkAttrs(m, op);
       if (master !== undefined) m.u32(K.IFLA_MASTER, master);
       if (op.newName !== undefined) m.str(K.IFLA_IFNAME, newName(op.newName, "name"));
+      if (op.txQLen !== undefined) m.u32(K.IFLA_TXQLEN, op.txQLen);
       return m;
     }
     case "bridge-port.set": {
