@@ -16,6 +16,9 @@ export const PLUGIN_VERSIONS: Readonly<Record<string, readonly string[]>> = {
   portmap: VERSIONS,
   // The reference firewall plugin starts at 0.4.0 (firewall.go VersionsStartingFrom).
   firewall: versionsStartingFrom("0.4.0"),
+  sbr: VERSIONS,
+  // The reference vrf plugin starts at 0.3.1 (main.go VersionsStartingFrom).
+  vrf: versionsStartingFrom("0.3.1"),
 };
 
 /** The VERSION reply of a plugin, exactly as the skel prints it (compact JSON, newline). */

@@ -12,5 +12,7 @@ export const PLUGINS: Readonly<Record<string, () => Promise<{ main: (io: Command
   ptp: () => import("@tscni/plugins/ptp"),
   portmap: () => import("@tscni/plugins/portmap"),
   firewall: () => import("@tscni/plugins/firewall"),
+  sbr: () => import("@tscni/plugins/sbr"),
+  vrf: () => import("@tscni/plugins/vrf"),
   "cni-shim": () => import("@tscni/server/shim"),
 };
