@@ -106,7 +106,10 @@ export function planRoutes(ns: string, ifName: string, ips: readonly IPConfig100
     }
     for (const r of view.linkRoutes) if (r.scope !== "link") hints.push(routeGone(ns, r));
   } else {
-    for (const r of view.linkRoutes) steps.push({ op: routeGone(ns, r), undo: routeAgain(ns, r, undefined, false), fails: "Failed to delete route" });
+    // Gateway routes leave first, so a rollback (newest first) brings the connected routes
+    // their gateways need back before them; the end state is the reference's.
+    const gwFirst = [...view.linkRoutes.filter((r) => r.gw !== undefined), ...view.linkRoutes.filter((r) => r.gw === undefined)];
+    for (const r of gwFirst) steps.push({ op: routeGone(ns, r), undo: routeAgain(ns, r, undefined, false), fails: "Failed to delete route" });
   }
   return { steps, hints, tables };
 }

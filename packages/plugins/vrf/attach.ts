@@ -7,7 +7,7 @@
  * Unlike the reference, a failure undoes what this call did (ADD-6): the interface is
  * released, a VRF it created is deleted and the saved routes return to main.
  */
-import type { Kernel, KernelOp, LinkInfo, RouteInfo } from "@tscni/kernel";
+import type { AddrInfo, Kernel, KernelOp, LinkInfo, RouteInfo } from "@tscni/kernel";
 import { goErrorText } from "../shared/go-errors.ts";
 import { rollback } from "../shared/apply.ts";
 import { routeAgain } from "../shared/route-copy.ts";
@@ -42,6 +42,7 @@ export async function attachToVrf(kernel: Kernel, ns: string, ifName: string, vr
   if (vrf !== undefined && table !== 0 && vrf.vrfTable !== table) throw new Error(`VRF ${vrfName} already exist with different routing table ${vrf.vrfTable}`);
   const undo: KernelOp[] = [];
   let saved: RouteInfo[] = [];
+  let before: AddrInfo[] = [];
   try {
     if (vrf === undefined) {
       const t = table !== 0 ? table : freeVrfTable(await kernel.links(ns));
@@ -53,7 +54,7 @@ export async function attachToVrf(kernel: Kernel, ns: string, ifName: string, vr
     const link = await kernel.link(ns, ifName);
     if (link === undefined) throw new Error(`could not get link by name ${ifName}`);
     if (link.master !== undefined) throw new Error(`interface ${ifName} has already a master set: ${link.master}`);
-    const before = (await kernel.addresses(ns, ifName)).filter((a) => a.family === 6 && a.scope === "global");
+    before = (await kernel.addresses(ns, ifName)).filter((a) => a.family === 6 && a.scope === "global");
     saved = (await kernel.routes(ns)).filter((r) => r.dev === ifName && r.scope === "global");
     await step(kernel, { op: "link.set", ns, name: ifName, master: vrfName }, `could not set vrf ${vrfName} as master of ${ifName}`);
     undo.unshift({ op: "link.set", ns, name: ifName, master: null });
@@ -70,8 +71,9 @@ export async function attachToVrf(kernel: Kernel, ns: string, ifName: string, vr
     }
   } catch (err) {
     for (const f of await rollback(kernel, undo)) warn(`rollback: ${f}`);
-    // Releasing the interface brings back its connected routes only; the saved ones return here.
-    if (undo.length > 0) for (const f of await rollback(kernel, saved.map((r) => routeAgain(ns, r, undefined, true)))) warn(`rollback: ${f}`);
+    // Releasing the interface cycles it again: its IPv6 addresses and saved routes return here.
+    const restore: KernelOp[] = [...before.map((a): KernelOp => ({ op: "addr.add", ns, dev: ifName, cidr: a.cidr, nodad: true })), ...saved.map((r) => routeAgain(ns, r, undefined, true))];
+    if (undo.some((op) => op.op === "link.set")) for (const f of await rollback(kernel, restore)) warn(`rollback: ${f}`);
     throw err;
   }
 }
