@@ -95,7 +95,8 @@ export function onLinkGone(ns: NsState, link: Link): void {
 export function settleAddrconf(world: World): void {
   for (const ns of world.namespaces.values()) {
     for (const link of ns.links.values()) {
-      if (link.addrconfDone || !link.up || link.kind === "loopback") continue;
+      // An l3mdev master (a VRF) gets no link-local address (addrconf skips it).
+      if (link.addrconfDone || !link.up || link.kind === "loopback" || link.kind === "vrf") continue;
       if (ifSysctl(ns, link.index, "ipv6", "disable_ipv6") === "1" || !isOperUp(world, ns, link)) continue;
       link.addrconfDone = true;
       const ip: IP = linkLocalFromMac(link.mac);
