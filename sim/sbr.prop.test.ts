@@ -9,8 +9,8 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { KernelError, type KernelOp } from "@tscni/kernel";
-import { containerWith, NS, prevResult, runPlugin, type TestIp } from "./_fake.ts";
-import { sbrDefinition } from "./index.ts";
+import { containerWith, NS, prevResult, runPlugin, type TestIp } from "./sbr-vrf-harness.ts";
+import { sbrDefinition } from "@tscni/plugins/sbr";
 
 const ipsArb: fc.Arbitrary<TestIp[]> = fc
   .record({ v4: fc.integer({ min: 0, max: 2 }), v6: fc.integer({ min: 0, max: 2 }), gw: fc.boolean() })

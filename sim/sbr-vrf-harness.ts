@@ -4,7 +4,7 @@
  * would have left, and a runner of a plugin definition through the real skel.
  */
 import { HOST, type KernelOp } from "@tscni/kernel";
-import { FakeKernel } from "@tscni/sim";
+import { FakeKernel } from "./src/index.ts";
 import { pluginMain, type PluginDefinition, type PluginIO } from "@tscni/skel";
 
 /** The container namespace of these tests. */

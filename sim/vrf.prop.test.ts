@@ -10,9 +10,9 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { KernelError, type KernelOp } from "@tscni/kernel";
-import { routeLine } from "@tscni/sim";
-import { containerWith, NS, prevResult, runPlugin, type TestIp } from "../sbr/_fake.ts";
-import { vrfDefinition } from "./index.ts";
+import { routeLine } from "./src/index.ts";
+import { containerWith, NS, prevResult, runPlugin, type TestIp } from "./sbr-vrf-harness.ts";
+import { vrfDefinition } from "@tscni/plugins/vrf";
 
 const ipsArb: fc.Arbitrary<TestIp[]> = fc
   .record({ v4: fc.boolean(), v6: fc.boolean() })
