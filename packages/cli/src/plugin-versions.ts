@@ -18,6 +18,9 @@ export const PLUGIN_VERSIONS: Readonly<Record<string, readonly string[]>> = {
   firewall: versionsStartingFrom("0.4.0"),
   tuning: VERSIONS,
   static: VERSIONS,
+  sbr: VERSIONS,
+  // The reference vrf plugin starts at 0.3.1 (main.go VersionsStartingFrom).
+  vrf: versionsStartingFrom("0.3.1"),
 };
 
 /** The VERSION reply of a plugin, exactly as the skel prints it (compact JSON, newline). */

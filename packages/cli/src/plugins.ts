@@ -14,5 +14,7 @@ export const PLUGINS: Readonly<Record<string, () => Promise<{ main: (io: Command
   firewall: () => import("@tscni/plugins/firewall"),
   tuning: () => import("@tscni/plugins/tuning"),
   static: () => import("@tscni/plugins/static"),
+  sbr: () => import("@tscni/plugins/sbr"),
+  vrf: () => import("@tscni/plugins/vrf"),
   "cni-shim": () => import("@tscni/server/shim"),
 };

@@ -16,6 +16,9 @@ export type {
   VethAdd,
   VlanAdd,
 } from "./ops.ts";
+export type { RuleOp, RuleInfo } from "./rule.ts";
+export { isDefaultRule, ruleFamily } from "./rule.ts";
+export type { VrfAdd } from "./vrf.ts";
 export { KernelError } from "./kernel.ts";
 export type { AddrInfo, Kernel, KernelErrorKind, LinkInfo, RouteInfo } from "./kernel.ts";
 export { renderBatch, SHELL_HOST_REF } from "./render.ts";

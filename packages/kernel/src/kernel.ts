@@ -3,6 +3,7 @@
  * {@link KernelOp}; reads return typed snapshots of one namespace.
  */
 import type { KernelBatch, Netns, RouteScope } from "./ops.ts";
+import type { RuleInfo } from "./rule.ts";
 
 /** A link as seen in one namespace. */
 export interface LinkInfo {
@@ -35,6 +36,8 @@ export interface LinkInfo {
   /** For a vlan link: its id and parent. */
   vlanId?: number;
   parent?: string;
+  /** For a VRF: its routing table. */
+  vrfTable?: number;
 }
 
 /** An address on a link. */
@@ -100,8 +103,10 @@ export interface Kernel {
   link(ns: Netns, name: string): Promise<LinkInfo | undefined>;
   /** Addresses of a namespace, optionally of one link. */
   addresses(ns: Netns, dev?: string): Promise<AddrInfo[]>;
-  /** Routes of a namespace's main table, of one family or both. */
-  routes(ns: Netns, family?: 4 | 6): Promise<RouteInfo[]>;
+  /** Routes of a namespace's main table (or of `table`), of one family or both. */
+  routes(ns: Netns, family?: 4 | 6, table?: number): Promise<RouteInfo[]>;
+  /** Policy routing rules of a namespace, of one family or both, in priority order (`ip rule show`). */
+  rules(ns: Netns, family?: 4 | 6): Promise<RuleInfo[]>;
   /** A sysctl value (dotted key), or undefined when the key does not exist. */
   sysctl(ns: Netns, key: string): Promise<string | undefined>;
 }

@@ -5,9 +5,11 @@
  */
 import { KernelError } from "./kernel.ts";
 import { HOST, type KernelOp, type Netns, type RouteOp } from "./ops.ts";
+import { ruleFamily, ruleLine } from "./rule.ts";
+import { vrfLine } from "./vrf.ts";
 
 /** Which program reads a line. */
-export type Tool = "ip" | "bridge" | "sysctl";
+export type Tool = "ip" | "bridge" | "sysctl" | "ip6";
 
 /** An operation rendered for its tool: `ip`/`bridge` lines omit the program name. */
 export interface OpLine {
@@ -53,7 +55,7 @@ function linkAttrs(a: { mtu?: number | undefined; mac?: string | undefined }): s
 }
 
 function routeLine(op: RouteOp): string {
-  const w = [op.op === "route.del" ? "route del" : op.prepend === true ? "route prepend" : "route add", tok(op.dst)];
+  const w = [op.op === "route.del" ? "route del" : op.prepend === true ? "route prepend" : op.replace === true ? "route replace" : "route add", tok(op.dst)];
   if (op.gw !== undefined) w.push("via", tok(op.gw));
   if (op.dev !== undefined) w.push("dev", tok(op.dev));
   if (op.src !== undefined) w.push("src", tok(op.src));
@@ -63,6 +65,7 @@ function routeLine(op: RouteOp): string {
   if (op.mtu !== undefined) w.push("mtu", tok(op.mtu));
   if (op.advmss !== undefined) w.push("advmss", tok(op.advmss));
   if (op.onlink === true) w.push("onlink");
+  if (op.op === "route.add" && op.protocol !== undefined) w.push("proto", tok(op.protocol));
   return w.join(" ");
 }
 
@@ -132,6 +135,12 @@ export function renderOp(op: KernelOp, hostRef: string): OpLine {
     case "route.add":
     case "route.del":
       return { tool: "ip", line: routeLine(op) };
+    case "rule.add":
+    case "rule.del":
+      // A batch line cannot carry `-6`, and `ip rule` reads an IPv6 prefix as IPv4 without it.
+      return { tool: ruleFamily(op) === 6 ? "ip6" : "ip", line: ruleLine(op, tok) };
+    case "vrf.add":
+      return { tool: "ip", line: vrfLine(op, tok) };
     case "sysctl.set":
       if (!isSysctlKey(op.key)) throw new KernelError("invalid", `invalid sysctl key "${op.key}"`);
       if (/[\n\0]/.test(op.value)) throw new KernelError("invalid", `sysctl "${op.key}" value must be one line`);

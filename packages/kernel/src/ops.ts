@@ -145,6 +145,10 @@ export interface RouteOp {
    * `route.del` ignores it.
    */
   prepend?: boolean;
+  /** `route.add` only: replace the route with the same key, or add it (`ip route replace`, NLM_F_REPLACE). */
+  replace?: boolean;
+  /** `route.add` only: the route's protocol (`kernel` when sbr moves a prefix route); default `boot`. */
+  protocol?: "kernel" | "boot" | "static";
 }
 
 /** Set a sysctl inside a namespace; `key` is dotted (`net.ipv4.ip_forward`). */
@@ -154,6 +158,12 @@ export interface SysctlSet {
   key: string;
   value: string;
 }
+
+/** Policy rules and VRF devices (issue 12 item 3) live in their own files. */
+export type { RuleOp } from "./rule.ts";
+export type { VrfAdd } from "./vrf.ts";
+import type { RuleOp } from "./rule.ts";
+import type { VrfAdd } from "./vrf.ts";
 
 /** One kernel change. */
 export type KernelOp =
@@ -167,7 +177,9 @@ export type KernelOp =
   | LinkDel
   | AddrOp
   | RouteOp
-  | SysctlSet;
+  | SysctlSet
+  | RuleOp
+  | VrfAdd;
 
 /** A batch: applied in order, stopping at the first failure. */
 export type KernelBatch = readonly KernelOp[];

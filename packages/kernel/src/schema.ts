@@ -8,6 +8,7 @@ import * as v from "valibot";
 import { parseIP } from "@tscni/spec";
 import { isSysctlKey } from "./lines.ts";
 import type { KernelBatch, KernelOp } from "./ops.ts";
+import { RuleOpSchema, VrfAddSchema } from "./schema-rule.ts";
 
 const BATCH_UNSAFE = /[\s"'\\]/;
 
@@ -121,6 +122,8 @@ const RouteOpSchema = v.strictObject({
   advmss: v.optional(u32),
   onlink: v.optional(v.boolean()),
   prepend: v.optional(v.boolean()),
+  replace: v.optional(v.boolean()),
+  protocol: v.optional(v.picklist(["kernel", "boot", "static"])),
 });
 const SysctlSetSchema = v.strictObject({
   op: v.literal("sysctl.set"),
@@ -142,6 +145,8 @@ export const KernelOpSchema = v.variant("op", [
   AddrOpSchema,
   RouteOpSchema,
   SysctlSetSchema,
+  RuleOpSchema,
+  VrfAddSchema,
 ]);
 
 /** Schema of a {@link KernelBatch}: an array of operations. */

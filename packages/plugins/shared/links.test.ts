@@ -43,6 +43,7 @@ describe("linksNamed", () => {
       link: (n, name) => (calls.push(`link ${name}`), k.link(n, name)),
       addresses: (n, d) => k.addresses(n, d),
       routes: (n, f) => k.routes(n, f),
+      rules: (n, f) => k.rules(n, f),
       sysctl: (n, key) => k.sysctl(n, key),
     };
     await linksNamed(spy, HOST, ["br0", "v1"]);

@@ -45,7 +45,8 @@ export function tracedKernel(k: Kernel, t: Tracer): Kernel {
     links: (ns) => t.span(`kernel.links ${ns}`, () => k.links(ns)),
     link: (ns, name) => t.span(`kernel.link ${ns} ${name}`, () => k.link(ns, name)),
     addresses: (ns, dev) => t.span(`kernel.addresses ${ns} ${dev ?? ""}`, () => k.addresses(ns, dev)),
-    routes: (ns, family) => t.span(`kernel.routes ${ns} ${family ?? ""}`, () => k.routes(ns, family)),
+    routes: (ns, family, table) => t.span(`kernel.routes ${ns} ${family ?? ""} ${table ?? ""}`, () => k.routes(ns, family, table)),
+    rules: (ns, family) => t.span(`kernel.rules ${ns} ${family ?? ""}`, () => k.rules(ns, family)),
     sysctl: (ns, key) => t.span(`kernel.sysctl ${ns} ${key}`, () => k.sysctl(ns, key)),
   };
 }

@@ -22,6 +22,7 @@ function readOnlyKernel(extraHostLinks: LinkInfo[] = []): Kernel {
     link: async (ns, name) => (ns === HOST ? [lo, ...extraHostLinks] : [{ ...lo, up: false }]).find((l) => l.name === name),
     addresses: async () => [],
     routes: async () => [],
+    rules: async () => [],
     sysctl: async (_ns, key) => (key.endsWith("disable_ipv6") ? "0" : key.includes("forward") ? "0" : undefined),
   };
 }

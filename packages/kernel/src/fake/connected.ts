@@ -15,6 +15,7 @@ import { linkLocalFromMac, parseCidr } from "./ip.ts";
 import { isOperUp } from "./operstate.ts";
 import type { Addr, Link, NsState, Route, World } from "./state.ts";
 import { ifSysctl } from "./sysctl-store.ts";
+import { tableOfLink } from "./fake-vrf.ts";
 
 const LINK_LOCAL_NET: IPNet = { ip: { family: 6, value: 0xfe80n << 112n }, prefix: 64 };
 
@@ -34,11 +35,14 @@ export function addPrefixRoute(ns: NsState, link: Link, addr: Addr): void {
   if (fam === 4 && (addr.cidr.prefix === 32 || link.kind === "loopback")) return;
   if (ns.routes.some((r) => isPrefixRouteOf(r, addr))) return;
   const dst = network(addr.cidr);
-  ns.routes.push(
-    fam === 4
-      ? { dst, dev: link.index, src: addr.cidr.ip, scope: "link", protocol: "kernel" }
-      : { dst, dev: link.index, scope: "global", metric: 256, protocol: "kernel" },
-  );
+  // A VRF's slave has its connected routes in the VRF's table (fake-vrf.ts).
+  const table = tableOfLink(ns, link);
+  ns.routes.push({
+    ...(fam === 4
+      ? { dst, dev: link.index, src: addr.cidr.ip, scope: "link" as const, protocol: "kernel" as const }
+      : { dst, dev: link.index, scope: "global" as const, metric: 256, protocol: "kernel" as const }),
+    ...(table !== undefined && { table }),
+  });
 }
 
 /** Removes what an address took with it: its prefix route unless another address keeps it. */
@@ -91,7 +95,8 @@ export function onLinkGone(ns: NsState, link: Link): void {
 export function settleAddrconf(world: World): void {
   for (const ns of world.namespaces.values()) {
     for (const link of ns.links.values()) {
-      if (link.addrconfDone || !link.up || link.kind === "loopback") continue;
+      // An l3mdev master (a VRF) gets no link-local address (addrconf skips it).
+      if (link.addrconfDone || !link.up || link.kind === "loopback" || link.kind === "vrf") continue;
       if (ifSysctl(ns, link.index, "ipv6", "disable_ipv6") === "1" || !isOperUp(world, ns, link)) continue;
       link.addrconfDone = true;
       const ip: IP = linkLocalFromMac(link.mac);
@@ -99,7 +104,8 @@ export function settleAddrconf(world: World): void {
         ns.addrs.push({ link: link.index, cidr: { ip, prefix: 64 }, scope: "link", noprefixroute: false });
       }
       if (!ns.routes.some((r) => r.dev === link.index && sameNet(r.dst, LINK_LOCAL_NET))) {
-        ns.routes.push({ dst: LINK_LOCAL_NET, dev: link.index, scope: "global", metric: 256, protocol: "kernel" });
+        const table = tableOfLink(ns, link);
+        ns.routes.push({ dst: LINK_LOCAL_NET, dev: link.index, scope: "global", metric: 256, protocol: "kernel", ...(table !== undefined && { table }) });
       }
     }
   }

@@ -52,5 +52,6 @@ export function diffSnapshots(a: NamespaceSnapshot, b: NamespaceSnapshot): strin
   const vlans = (s: NamespaceSnapshot) =>
     Object.entries(s.bridgeVlans).flatMap(([dev, list]) => list.map((v) => ({ dev, ...v })));
   keyed("bridge vlan", vlans(a), vlans(b), (v) => `${v.vid} dev ${v.dev}`, out);
+  keyed("rule", a.rules, b.rules, (r) => JSON.stringify(r), out);
   return out;
 }

@@ -10,7 +10,7 @@
  * operationally up (connected.ts); a bridge keeps its own MAC and MTU whatever its ports;
  * only the sysctls in sysctl-store.ts exist.
  */
-import { HOST, KernelError, type AddrInfo, type Kernel, type KernelBatch, type KernelOp, type LinkInfo, type Netns, type RouteInfo } from "../index.ts";
+import { HOST, KernelError, type AddrInfo, type Kernel, type KernelBatch, type KernelOp, type LinkInfo, type Netns, type RouteInfo, type RuleInfo } from "../index.ts";
 import { applyAddr } from "./addresses.ts";
 import { onLinkUp, settleAddrconf } from "./connected.ts";
 import { assertInvariants } from "./invariants.ts";
@@ -18,6 +18,8 @@ import { addBridge, addVeth, addVlan, insertLink } from "./link-create.ts";
 import { bridgeVlan, deleteLink, moveLink, setBridgePort, setLink } from "./link-change.ts";
 import { removeLink } from "./link-remove.ts";
 import { applyRoute } from "./routes.ts";
+import { applyRule, ruleInfos } from "./fake-rules.ts";
+import { addVrf } from "./fake-vrf.ts";
 import { addrInfos, linkInfos, routeInfos, snapshotOf, type NamespaceSnapshot } from "./snapshot.ts";
 import { requireNs, type NsState, type World } from "./state.ts";
 import { defaultNsSysctls } from "./sysctl-store.ts";
@@ -50,6 +52,9 @@ function interpret(world: World, op: KernelOp): void {
     case "route.add":
     case "route.del": return applyRoute(world, op);
     case "sysctl.set": return setSysctl(requireNs(world, op.ns), op);
+    case "rule.add":
+    case "rule.del": return applyRule(world, op);
+    case "vrf.add": return addVrf(world, op);
   }
 }
 
@@ -192,9 +197,15 @@ export class FakeKernel implements Kernel {
     return addrInfos(this.#ns(ns), dev);
   }
 
-  /** Routes of a namespace, of one family or both. */
-  async routes(ns: Netns, family?: 4 | 6): Promise<RouteInfo[]> {
-    return routeInfos(this.#ns(ns), family);
+  /** Routes of a namespace's main table (or `table`), of one family or both. */
+  async routes(ns: Netns, family?: 4 | 6, table?: number): Promise<RouteInfo[]> {
+    const want = table ?? 254;
+    return routeInfos(this.#ns(ns), family).filter((r) => (r.table ?? 254) === want);
+  }
+
+  /** Policy rules of a namespace (fake-rules.ts). */
+  async rules(ns: Netns, family?: 4 | 6): Promise<RuleInfo[]> {
+    return ruleInfos(this.#ns(ns), family);
   }
 
   /** A sysctl value, or undefined when the key does not exist. */

@@ -19,7 +19,7 @@ function nsProblems(world: World, ns: NsState): string[] {
       const peer = link.peer && world.namespaces.get(link.peer.ns)?.links.get(link.peer.index);
       if (!peer || peer.peer?.ns !== ns.path || peer.peer.index !== index) out.push(`veth "${link.name}" has no live peer ${where}`);
     }
-    if (link.master !== undefined && ns.links.get(link.master)?.kind !== "bridge") {
+    if (link.master !== undefined && !["bridge", "vrf"].includes(ns.links.get(link.master)?.kind ?? "")) {
       out.push(`master of "${link.name}" is not a bridge ${where}`);
     }
     if (link.kind === "vlan" && (link.parent === undefined || !ns.links.has(link.parent))) {
@@ -32,7 +32,8 @@ function nsProblems(world: World, ns: NsState): string[] {
     const link = ns.links.get(r.dev);
     if (!link) out.push(`route through a missing link ${r.dev} ${where}`);
     else if (!link.up) out.push(`route through "${link.name}" which is down ${where}`);
-    if (r.protocol !== "kernel" || (r.dst.ip.family === 6 && r.dst.prefix === 64 && r.dst.ip.value === 0xfe80n << 112n)) continue;
+    // Routes sbr moved to a table of their own keep `proto kernel` without being connected routes there.
+    if (r.protocol !== "kernel" || (r.table !== undefined && ![...ns.links.values()].some((l) => l.kind === "vrf" && l.vrfTable === r.table)) || (r.dst.ip.family === 6 && r.dst.prefix === 64 && r.dst.ip.value === 0xfe80n << 112n)) continue;
     const owner = ns.addrs.some(
       (a) => a.link === r.dev && !a.noprefixroute && a.cidr.prefix === r.dst.prefix && ipEqual(network(a.cidr).ip, r.dst.ip),
     );

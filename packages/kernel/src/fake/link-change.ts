@@ -10,9 +10,11 @@ import { adjustBridgeMtu, detach, release, removeLink, setDown } from "./link-re
 import { nextIndex, requireLink, requireNs, type Link, type NsState, type World } from "./state.ts";
 import { newIfSysctls } from "./sysctl-store.ts";
 import { setTuning } from "./link-tuning.ts";
+import { enslaveToVrf } from "./fake-vrf.ts";
 
 function enslave(ns: NsState, link: Link, masterName: string): void {
   const bridge = requireLink(ns, masterName);
+  if (bridge.kind === "vrf") return enslaveToVrf(ns, link, bridge, release);
   if (bridge.kind !== "bridge") throw new KernelError("invalid", `"${masterName}" is not a bridge`);
   if (bridge === link || link.kind === "bridge" || link.kind === "loopback") {
     throw new KernelError("invalid", `cannot enslave "${link.name}" to "${masterName}"`);

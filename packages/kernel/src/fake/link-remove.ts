@@ -5,6 +5,7 @@
  */
 import { onLinkDown, onLinkGone } from "./connected.ts";
 import type { Link, NsState, World } from "./state.ts";
+import { cycleLink } from "./fake-vrf.ts";
 
 /**
  * Linux's br_mtu_auto_adjust: unless its MTU was set by the user, a bridge takes the
@@ -20,11 +21,14 @@ export function adjustBridgeMtu(ns: NsState, bridgeIndex: number): void {
 /** Releases a port from its bridge (nomaster): port flags and VLANs go, the bridge's MTU follows. */
 export function release(ns: NsState, link: Link): void {
   const master = link.master;
+  const fromVrf = master !== undefined && ns.links.get(master)?.kind === "vrf";
   delete link.master;
   delete link.hairpin;
   delete link.isolated;
   delete link.vlans;
   if (master !== undefined) adjustBridgeMtu(ns, master);
+  // Leaving a VRF cycles the link: its routes come back in main.
+  if (fromVrf) cycleLink(ns, link);
 }
 
 /** Sets a link down with the kernel's side effects; its VLAN links follow it down. */

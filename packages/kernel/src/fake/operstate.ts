@@ -21,6 +21,8 @@ export function operState(world: World, ns: NsState, link: Link): string {
       if (ports.length === 0) return "UNKNOWN";
       return ports.some((p) => operState(world, ns, p) === "UP") ? "UP" : "DOWN";
     }
+    case "vrf":
+      return "UP";
     case "vlan": {
       const parent = link.parent === undefined ? undefined : ns.links.get(link.parent);
       return parent && isOperUp(world, ns, parent) ? "UP" : "LOWERLAYERDOWN";

@@ -24,8 +24,9 @@ function requireIp(text: string, family: 4 | 6): IP {
 }
 
 /** The gateway-less route through which `gw` is on-link (longest prefix, then lowest metric). */
-export function onLinkRoute(ns: NsState, gw: IP, dev?: number): Route | undefined {
-  const candidates = ns.routes.filter((r) => r.table === undefined && contains(r.dst, gw) && (dev === undefined || r.dev === dev));
+export function onLinkRoute(ns: NsState, gw: IP, dev?: number, table?: number): Route | undefined {
+  // A route for another table looks its gateway up there, then in main (fib_check_nh_v4_gw).
+  const candidates = ns.routes.filter((r) => (r.table === undefined || (table !== undefined && r.table === table)) && contains(r.dst, gw) && (dev === undefined || r.dev === dev));
   candidates.sort((a, b) => b.dst.prefix - a.dst.prefix || (a.metric ?? 0) - (b.metric ?? 0));
   const best = candidates[0];
   return best && best.gw === undefined ? best : undefined;
@@ -56,7 +57,7 @@ function addRoute(ns: NsState, op: RouteOp): void {
   if (devLink && !devLink.up) throw new KernelError("unreachable", `nexthop device "${devLink.name}" is not up`);
   let dev = devLink?.index;
   if (gw && !(devLink && (op.onlink || isLinkLocal(gw)))) {
-    const via = onLinkRoute(ns, gw, dev);
+    const via = onLinkRoute(ns, gw, dev, op.table === 254 ? undefined : op.table);
     if (!via) throw new KernelError("unreachable", `gateway "${op.gw}" is unreachable in netns "${ns.path}"`);
     dev = via.dev;
   }
@@ -68,7 +69,7 @@ function addRoute(ns: NsState, op: RouteOp): void {
     dst,
     dev,
     scope: op.scope ?? (family === 4 && !gw ? "link" : "global"),
-    protocol: "boot",
+    protocol: op.protocol ?? "boot",
     ...(gw && { gw }),
     ...(src && { src }),
     ...(op.table !== undefined && op.table !== 254 && { table: op.table }),
@@ -77,6 +78,14 @@ function addRoute(ns: NsState, op: RouteOp): void {
     ...(op.advmss !== undefined && { advmss: op.advmss }),
     ...(op.onlink && { onlink: true }),
   };
+  // `replace` (NLM_F_REPLACE): the route with the same key makes way, or it is added.
+  if (op.replace === true) {
+    const old = ns.routes.findIndex((r) => sameKey(r, route));
+    if (old >= 0) {
+      ns.routes.splice(old, 1, route);
+      return;
+    }
+  }
   const taken = op.prepend === true ? (r: Route) => duplicate(r, route) : (r: Route) => sameKey(r, route);
   if (ns.routes.some(taken)) throw new KernelError("exists", `route "${op.dst}" already exists in netns "${ns.path}"`);
   // IPv4 puts the new route before its key's first (fib_table_insert without NLM_F_APPEND).

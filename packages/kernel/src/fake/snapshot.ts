@@ -2,7 +2,8 @@
  * Plain-data snapshots of a namespace, in a deterministic order, in the same shapes the
  * Kernel port returns (LinkInfo, AddrInfo, RouteInfo), plus sysctls and bridge VLANs.
  */
-import type { AddrInfo, LinkInfo, Netns, RouteInfo } from "../index.ts";
+import type { AddrInfo, LinkInfo, Netns, RouteInfo, RuleInfo } from "../index.ts";
+import { ruleInfos } from "./fake-rules.ts";
 import { formatAddr, formatPrefix, network } from "@tscni/spec/ipnet";
 import { tuningInfo } from "./link-tuning.ts";
 import { operState } from "./operstate.ts";
@@ -21,6 +22,8 @@ export interface NamespaceSnapshot {
   sysctls: Record<string, string>;
   /** Bridge VLANs per device (`bridge vlan show`), sorted by VLAN id. */
   bridgeVlans: Record<string, { vid: number; pvid: boolean; untagged: boolean }[]>;
+  /** Policy rules, IPv4 then IPv6, by priority (fake-rules.ts). */
+  rules: RuleInfo[];
 }
 
 /** Links of a namespace as the Kernel port reports them. */
@@ -42,6 +45,7 @@ export function linkInfos(world: World, ns: NsState): LinkInfo[] {
       ...(l.peer && { peerIndex: l.peer.index }),
       ...(l.kind === "bridge" && { vlanFiltering: l.vlanFiltering ?? false }),
       ...(l.kind === "vlan" && { vlanId: l.vlanId, parent: name(l.parent) }),
+      ...(l.kind === "vrf" && { vrfTable: l.vrfTable }),
     }));
 }
 
@@ -107,5 +111,5 @@ export function snapshotOf(world: World, ns: NsState): NamespaceSnapshot {
     if (!l.vlans) continue;
     bridgeVlans[l.name] = [...l.vlans.entries()].sort(([a], [b]) => a - b).map(([vid, e]) => ({ vid, ...e }));
   }
-  return { ns: ns.path, links: linkInfos(world, ns), addresses: addrInfos(ns), routes: routeInfos(ns), sysctls: sysctlTable(ns), bridgeVlans };
+  return { ns: ns.path, links: linkInfos(world, ns), addresses: addrInfos(ns), routes: routeInfos(ns), sysctls: sysctlTable(ns), bridgeVlans, rules: ruleInfos(ns) };
 }

@@ -5,9 +5,10 @@
  */
 import { KernelError, type Netns, type RouteScope } from "../index.ts";
 import { type IP, type IPNet } from "@tscni/spec/ipnet";
+import type { FakeRule } from "./fake-rules.ts";
 
 /** Link kinds the fake kernel models. */
-export type LinkKind = "loopback" | "veth" | "bridge" | "vlan";
+export type LinkKind = "loopback" | "veth" | "bridge" | "vlan" | "vrf";
 
 /** A VLAN entry on a bridge port or bridge (`bridge vlan`). */
 export interface VlanEntry {
@@ -42,6 +43,8 @@ export interface Link {
   /** For a vlan link: its id and parent's index. */
   vlanId?: number;
   parent?: number;
+  /** For a VRF: its routing table (fake-vrf.ts). */
+  vrfTable?: number;
   /** IPv6 addrconf ran since the link last came up (its link-local address was made). */
   addrconfDone?: boolean;
 }
@@ -68,7 +71,7 @@ export interface Route {
   mtu?: number;
   advmss?: number;
   onlink?: boolean;
-  protocol: "kernel" | "boot";
+  protocol: "kernel" | "boot" | "static";
 }
 
 /** One network namespace. */
@@ -83,6 +86,8 @@ export interface NsState {
   sysctls: Map<string, string>;
   /** Per-interface sysctls by link index, leaf name to value. */
   ifSysctls: Map<number, Map<string, string>>;
+  /** Policy rules (fake-rules.ts); the defaults until the first rule op or read. */
+  rules?: FakeRule[];
 }
 
 /** Every namespace of the fake machine, and the MAC generator's state. */

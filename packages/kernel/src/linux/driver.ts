@@ -9,6 +9,8 @@ import { HOST, type KernelBatch, type KernelOp, type Netns } from "../ops.ts";
 import { resolveHost, segmentBatch, type Segment } from "../segments.ts";
 import { classify, reason, segmentError } from "./errors.ts";
 import { parseAddrs, parseLinks, parseRoutes } from "./parse.ts";
+import { parseRules } from "./parse-rule.ts";
+import type { RuleInfo } from "../rule.ts";
 import { createNsenterRunner, isNetnsFile, toolPath, type NsRunner, type RunResult } from "./runner.ts";
 import { createSetnsRunner } from "./setns.ts";
 
@@ -38,6 +40,8 @@ export function createLinuxKernel(opts: LinuxKernelOptions = {}): Kernel {
   const ready = (): Promise<NsRunner> =>
     (runner ??= opts.netnsSwitch === "nsenter" ? Promise.resolve(createNsenterRunner()) : createSetnsRunner());
   const tools = { ip: toolPath("ip"), bridge: toolPath("bridge") };
+  // IPv6 rules need `ip -6` (a batch line cannot say so).
+  const argvOf = (tool: "ip" | "bridge" | "ip6"): string[] => (tool === "ip6" ? [tools.ip, "-6", "-batch", "-"] : [tools[tool], "-batch", "-"]);
   const where = (ns: Netns): string | undefined => (ns === HOST ? opts.host : ns);
 
   function runSegment(r: NsRunner, ops: readonly KernelOp[], seg: Segment): void {
@@ -65,7 +69,7 @@ export function createLinuxKernel(opts: LinuxKernelOptions = {}): Kernel {
         });
         return;
       }
-      const [res] = r.exec(ns, [{ argv: [tools[seg.tool], "-batch", "-"], stdin: `${seg.lines.join("\n")}\n` }]);
+      const [res] = r.exec(ns, [{ argv: argvOf(seg.tool), stdin: `${seg.lines.join("\n")}\n` }]);
       if (res !== undefined && res.exitCode !== 0) throw segmentError(seg, res.stderr);
     } catch (e) {
       // The namespace itself was gone: blame the segment's first op.
@@ -113,10 +117,17 @@ export function createLinuxKernel(opts: LinuxKernelOptions = {}): Kernel {
       const all = parseAddrs(out);
       return dev === undefined ? all : all.filter((a) => a.dev === dev);
     },
-    async routes(ns: Netns, family?: 4 | 6): Promise<RouteInfo[]> {
+    async routes(ns: Netns, family?: 4 | 6, table?: number): Promise<RouteInfo[]> {
       const families: (4 | 6)[] = family === undefined ? [4, 6] : [family];
-      const outs = await read(ns, families.map((f) => [`-${f}`, "route", "show", "table", "main"]));
-      return families.flatMap((f, i) => parseRoutes(outs[i] ?? "", f));
+      const outs = await read(ns, families.map((f) => [`-${f}`, "route", "show", "table", String(table ?? "main")]));
+      // `ip route show table N` leaves out the table it was asked for; the netlink driver names it.
+      const named = (r: RouteInfo): RouteInfo => (table === undefined || table === 254 ? r : { ...r, table });
+      return families.flatMap((f, i) => parseRoutes(outs[i] ?? "", f).map(named));
+    },
+    async rules(ns: Netns, family?: 4 | 6): Promise<RuleInfo[]> {
+      const families: (4 | 6)[] = family === undefined ? [4, 6] : [family];
+      const outs = await read(ns, families.map((f) => [`-${f}`, "rule", "show"]));
+      return families.flatMap((f, i) => parseRules(outs[i] ?? "", f));
     },
     async sysctl(ns: Netns, key: string): Promise<string | undefined> {
       if (!isSysctlKey(key)) throw new KernelError("invalid", `invalid sysctl key "${key}"`);

@@ -48,6 +48,7 @@ export function parseLinks(text: string): LinkInfo[] {
       link.isolated = flag(port.isolated) ?? false;
     }
     if (kind === "bridge") link.vlanFiltering = flag(data.vlan_filtering) ?? false;
+    if (kind === "vrf" && num(data.table) !== undefined) link.vrfTable = num(data.table);
     if (kind === "vlan") {
       const id = num(data.id);
       if (id !== undefined) link.vlanId = id;

@@ -92,6 +92,8 @@ export function decodeLink(r: RawLink, nameOf: (index: number) => string): LinkI
   }
   const data = info.has(K.IFLA_INFO_DATA) ? attrs(info.get(K.IFLA_INFO_DATA)!) : new Map<number, DataView>();
   if (kind === "bridge") link.vlanFiltering = flag(data.get(K.IFLA_BR_VLAN_FILTERING)) ?? false;
+  // IFLA_VRF_TABLE is attribute 1 of a VRF's data (netlink/rule-constants.ts).
+  if (kind === "vrf" && attrU(data.get(1)) !== undefined) link.vrfTable = attrU(data.get(1));
   if (kind === "vlan") {
     const id = attrU(data.get(K.IFLA_VLAN_ID));
     if (id !== undefined) link.vlanId = id;
@@ -137,19 +139,20 @@ export function decodeAddrs(payloads: readonly DataView[], links: readonly RawLi
  * Decodes RTM_GETROUTE replies of one family as `ip -json route show table main` lists
  * them; `nameOf` names an output interface by index (`if<N>` when there is none).
  */
-export function decodeRoutes(payloads: readonly DataView[], family: 4 | 6, nameOf: (index: number) => string): RouteInfo[] {
+export function decodeRoutes(payloads: readonly DataView[], family: 4 | 6, nameOf: (index: number) => string, want: number = K.RT_TABLE_MAIN): RouteInfo[] {
   const out: RouteInfo[] = [];
   for (const p of payloads) {
     if (p.getUint8(0) !== (family === 4 ? K.AF_INET : K.AF_INET6)) continue;
     const a = attrs(p, 12);
     const table = attrU(a.get(K.RTA_TABLE)) ?? p.getUint8(4);
     const type = p.getUint8(7);
-    if (table !== K.RT_TABLE_MAIN || (p.getUint32(8, true) & K.RTM_F_CLONED) !== 0) continue;
+    if (table !== want || (p.getUint32(8, true) & K.RTM_F_CLONED) !== 0) continue;
     if (family === 6 && type === K.RTN_LOCAL) continue;
     const len = p.getUint8(1);
     const dstAttr = a.get(K.RTA_DST);
     const dst = dstAttr !== undefined ? `${ipText(attrBytes(dstAttr))}/${len}` : len === 0 ? (family === 4 ? "0.0.0.0/0" : "::/0") : `${family === 4 ? "0.0.0.0" : "::"}/${len}`;
     const route: RouteInfo = { dst, family, scope: scopeName(p.getUint8(6)) };
+    if (table !== K.RT_TABLE_MAIN) route.table = table;
     const src = a.get(K.RTA_PREFSRC);
     if (src !== undefined) route.src = ipText(attrBytes(src));
     const metric = attrU(a.get(K.RTA_PRIORITY));

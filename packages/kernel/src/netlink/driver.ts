@@ -20,6 +20,8 @@ import { libc, type Libc } from "../libc.ts";
 import { homeFd, openNetns, readSysctlFile, within, writeSysctlFile } from "../netns.ts";
 import { NetlinkError, NetlinkSocket } from "./socket.ts";
 import { attrs, attrStr, MessageBuilder } from "./wire.ts";
+import { decodeRules, ruleDump } from "./decode-rule.ts";
+import type { RuleInfo } from "../rule.ts";
 
 /** Options of {@link createNetlinkKernel}. */
 export interface NetlinkKernelOptions {
@@ -220,16 +222,18 @@ export function createNetlinkKernel(opts: NetlinkKernelOptions = {}): Kernel {
         const all = decodeAddrs(s.socket(ns).request(dump, K.RTM_NEWADDR), links);
         return dev === undefined ? all : all.filter((a) => a.dev === dev);
       }),
-    routes: (ns: Netns, family?: 4 | 6): Promise<RouteInfo[]> =>
-      read(ns, "route show table main", (s) => {
+    routes: (ns: Netns, family?: 4 | 6, table?: number): Promise<RouteInfo[]> =>
+      read(ns, `route show table ${table ?? "main"}`, (s) => {
         const families: (4 | 6)[] = family === undefined ? [4, 6] : [family];
         const dumps = families.map((f) => {
           const dump = new MessageBuilder(K.RTM_GETROUTE, K.NLM_F_REQUEST | K.NLM_F_DUMP).fixed(12, (v, at) => v.setUint8(at, f === 4 ? K.AF_INET : K.AF_INET6));
           return s.socket(ns).request(dump, K.RTM_NEWROUTE);
         });
         const nameOf = deviceNamer(s, ns, dumps.flat());
-        return families.flatMap((f, i) => decodeRoutes(dumps[i] ?? [], f, nameOf));
+        return families.flatMap((f, i) => decodeRoutes(dumps[i] ?? [], f, nameOf, table));
       }),
+    rules: (ns: Netns, family?: 4 | 6): Promise<RuleInfo[]> =>
+      read(ns, "rule show", (s) => (family === undefined ? [4, 6] as const : [family]).flatMap((f) => decodeRules(s.socket(ns).request(ruleDump(f), 32), f))),
     async sysctl(ns: Netns, key: string): Promise<string | undefined> {
       if (!isSysctlKey(key)) throw new KernelError("invalid", `invalid sysctl key "${key}"`);
       return readSysctlFile(await libc(), where(ns), sysctlPath(key))?.replace(/\n$/, "");

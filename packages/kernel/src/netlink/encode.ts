@@ -9,6 +9,8 @@ import type { KernelOp, Netns, RouteOp } from "../ops.ts";
 import * as K from "./constants.ts";
 import { cidrBytes, ipBytes, macBytes } from "./text.ts";
 import { MessageBuilder } from "./wire.ts";
+import { encodeRule, encodeVrf } from "./encode-rule.ts";
+import { NLM_F_REPLACE } from "./rule-constants.ts";
 
 /**
  * A refusal iproute2 prints before sending anything; `text` is what it prints, `kind` what
@@ -101,11 +103,13 @@ function route(op: RouteOp, ctx: EncodeContext): MessageBuilder {
   const gw = op.gw === undefined ? undefined : address(op.gw, dst.family);
   const src = op.src === undefined ? undefined : address(op.src, dst.family);
   const oif = op.dev === undefined ? undefined : ctx.index(op.dev);
-  const m = new MessageBuilder(add ? K.RTM_NEWROUTE : K.RTM_DELROUTE, !add ? REQ : op.prepend === true ? PREPEND : CREATE).fixed(12, (v, at) => {
+  const flags = !add ? REQ : op.prepend === true ? PREPEND : op.replace === true ? REQ | K.NLM_F_CREATE | NLM_F_REPLACE : CREATE;
+  const protocol = op.protocol === "kernel" ? 2 : op.protocol === "static" ? 4 : K.RTPROT_BOOT;
+  const m = new MessageBuilder(add ? K.RTM_NEWROUTE : K.RTM_DELROUTE, flags).fixed(12, (v, at) => {
     v.setUint8(at, af);
     v.setUint8(at + 1, dst.prefix);
     v.setUint8(at + 4, table < 256 ? table : K.RT_TABLE_UNSPEC);
-    v.setUint8(at + 5, add ? K.RTPROT_BOOT : 0);
+    v.setUint8(at + 5, add ? protocol : 0);
     v.setUint8(at + 6, scope);
     v.setUint8(at + 7, add ? K.RTN_UNICAST : 0);
     v.setUint32(at + 8, op.onlink === true ? K.RTNH_F_ONLINK : 0, true);
@@ -240,6 +244,11 @@ export function encodeOp(op: Exclude<KernelOp, { op: "sysctl.set" }>, ctx: Encod
     case "route.add":
     case "route.del":
       return route(op, ctx);
+    case "rule.add":
+    case "rule.del":
+      return encodeRule(op);
+    case "vrf.add":
+      return encodeVrf(op);
   }
 }
 
