@@ -6,6 +6,7 @@ import type { AddrInfo, LinkInfo, Netns, RouteInfo } from "@tscni/kernel";
 import { formatAddr, formatPrefix, network } from "@tscni/spec/ipnet";
 import { operState } from "./operstate.ts";
 import type { NsState, Route, World } from "./state.ts";
+import { sublinkInfo } from "./fake-sublinks.ts";
 
 /** Everything observable about one namespace. */
 export interface NamespaceSnapshot {
@@ -40,6 +41,7 @@ export function linkInfos(world: World, ns: NsState): LinkInfo[] {
       ...(l.peer && { peerIndex: l.peer.index }),
       ...(l.kind === "bridge" && { vlanFiltering: l.vlanFiltering ?? false }),
       ...(l.kind === "vlan" && { vlanId: l.vlanId, parent: name(l.parent) }),
+      ...sublinkInfo(l),
     }));
 }
 

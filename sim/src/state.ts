@@ -7,7 +7,7 @@ import { KernelError, type Netns, type RouteScope } from "@tscni/kernel";
 import { type IP, type IPNet } from "@tscni/spec/ipnet";
 
 /** Link kinds the fake kernel models. */
-export type LinkKind = "loopback" | "veth" | "bridge" | "vlan";
+export type LinkKind = "loopback" | "veth" | "bridge" | "vlan" | "macvlan" | "ipvlan" | "dummy";
 
 /** A VLAN entry on a bridge port or bridge (`bridge vlan`). */
 export interface VlanEntry {
@@ -38,6 +38,11 @@ export interface Link {
   /** For a vlan link: its id and parent's index. */
   vlanId?: number;
   parent?: number;
+  /** For a macvlan, an ipvlan or a vlan born in another namespace: its lower device, wherever it lives (fake-sublinks.ts). */
+  lower?: { ns: Netns; index: number };
+  macvlanMode?: string;
+  ipvlanMode?: string;
+  ipvlanFlag?: string;
   /** IPv6 addrconf ran since the link last came up (its link-local address was made). */
   addrconfDone?: boolean;
 }

@@ -15,6 +15,12 @@ export type {
   SysctlSet,
   VethAdd,
   VlanAdd,
+  DummyAdd,
+  IpvlanAdd,
+  IpvlanFlag,
+  IpvlanMode,
+  MacvlanAdd,
+  MacvlanMode,
 } from "./ops.ts";
 export { KernelError } from "./kernel.ts";
 export type { AddrInfo, Kernel, KernelErrorKind, LinkInfo, RouteInfo } from "./kernel.ts";

@@ -29,6 +29,11 @@ export interface LinkInfo {
   /** For a vlan link: its id and parent. */
   vlanId?: number;
   parent?: string;
+  /** For a macvlan: its mode. */
+  macvlanMode?: string;
+  /** For an ipvlan: its mode and flag. */
+  ipvlanMode?: string;
+  ipvlanFlag?: string;
 }
 
 /** An address on a link. */

@@ -8,6 +8,7 @@ import type { AddrInfo, LinkInfo, RouteInfo } from "../kernel.ts";
 import * as K from "./constants.ts";
 import { ipText, macText } from "./text.ts";
 import { attrBytes, attrs, attrStr, attrU } from "./wire.ts";
+import { sublinkModes } from "./encode-sublinks.ts";
 
 /** The fixed header of an RTM_NEWLINK message. */
 export interface RawLink {
@@ -87,6 +88,7 @@ export function decodeLink(r: RawLink, nameOf: (index: number) => string): LinkI
   }
   const data = info.has(K.IFLA_INFO_DATA) ? attrs(info.get(K.IFLA_INFO_DATA)!) : new Map<number, DataView>();
   if (kind === "bridge") link.vlanFiltering = flag(data.get(K.IFLA_BR_VLAN_FILTERING)) ?? false;
+  Object.assign(link, sublinkModes(kind, data));
   if (kind === "vlan") {
     const id = attrU(data.get(K.IFLA_VLAN_ID));
     if (id !== undefined) link.vlanId = id;
