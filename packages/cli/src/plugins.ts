@@ -12,5 +12,9 @@ export const PLUGINS: Readonly<Record<string, () => Promise<{ main: (io: Command
   ptp: () => import("@tscni/plugins/ptp"),
   portmap: () => import("@tscni/plugins/portmap"),
   firewall: () => import("@tscni/plugins/firewall"),
+  macvlan: () => import("@tscni/plugins/macvlan"),
+  ipvlan: () => import("@tscni/plugins/ipvlan"),
+  vlan: () => import("@tscni/plugins/vlan"),
+  dummy: () => import("@tscni/plugins/dummy"),
   "cni-shim": () => import("@tscni/server/shim"),
 };
