@@ -36,14 +36,17 @@ async function add(ports: PluginPorts, a: CmdArgs): Promise<Result100> {
 }
 
 async function check(ports: PluginPorts, a: CmdArgs): Promise<void> {
-  // CHECK takes `master` as configured: the reference's loadConf skips the defaults for CHECK.
   const conf = parseIpvlanConfig(a.config);
+  // [DIFF] the reference's CHECK skips the master's defaults and so fails right after an
+  // ADD that used them (`failed to lookup master ""`); ours takes the default route's
+  // interface (CHK-4). Not the previous result's: in CHECK that is ipvlan's own result.
+  const master = await ipvlanMaster(ports.kernel, conf, undefined, a.netns);
   await requireNetns(ports.kernel, a.netns);
   if (conf.ipamType !== "") await ports.ipam(conf.ipamType, a).check();
   const prev = prevResultOf(a, "Required prevResult missing");
   const cont = containerIface(prev, a.ifName, a.netns);
   if (cont.sandbox !== a.netns) throw new Error(`Sandbox in prevResult ${cont.sandbox} doesn't match configured netns: ${a.netns}`);
-  await lookupMaster(ports.kernel, conf.master, a.netns, conf.linkInContainer);
+  await lookupMaster(ports.kernel, master, a.netns, conf.linkInContainer);
   const [link, addrs, routes] = await Promise.all([ports.kernel.link(a.netns, a.ifName), ports.kernel.addresses(a.netns), ports.kernel.routes(a.netns)]);
   const problem = checkIpvlan(conf.mode, a.ifName, a.netns, prev, { link, addrs, routes });
   if (problem !== undefined) throw new Error(problem);
