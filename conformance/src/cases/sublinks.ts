@@ -1,6 +1,5 @@
 /**
- * The interface plugins (macvlan, ipvlan, vlan, dummy; SPEC.md §8 interface plugins,
- * issue 13), judged at the protocol level. The plugin runs in the caller's namespace,
+ * The interface plugins (macvlan, ipvlan, vlan, dummy; issue 13), judged at the protocol level. The plugin runs in the caller's namespace,
  * so nothing here may create a link there: the master is `lo` (which exists everywhere
  * and which no kernel accepts as a lower device) or a name no machine has, and every
  * case fails before a link is made or deletes in a throwaway namespace.

@@ -1,6 +1,6 @@
 /**
  * Link kinds that hang off a lower device (macvlan, ipvlan) or stand alone (dummy), as the
- * interface plugins create them (SPEC.md §8 interface plugins; issue 13). Like the
+ * interface plugins create them (issue 13). Like the
  * reference, a child is created in the namespace of its lower device (`ns`) and, with
  * `into`, placed in another namespace by the same request (IFLA_NET_NS_FD), so it never
  * exists under its temporary name where the host could see it.

@@ -1,5 +1,5 @@
 /**
- * The ipvlan plugin's configuration (SPEC.md §8 interface plugins; the reference's
+ * The ipvlan plugin's configuration (issue 13; the reference's
  * `plugins/main/ipvlan`): `master`, `mode` (l2 when empty), `mtu`, `linkInContainer`.
  * Chained after an interface plugin it may have no IPAM: the master then defaults to the
  * previous result's single interface, and its IPs are the ones applied. Pure but for

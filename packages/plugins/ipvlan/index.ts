@@ -1,5 +1,5 @@
 /**
- * The ipvlan plugin (SPEC.md §8 interface plugins; issue 13): an ipvlan on the master,
+ * The ipvlan plugin (issue 13): an ipvlan on the master,
  * born in the container under a temporary name and renamed to CNI_IFNAME, then IPAM and
  * ConfigureIface. Chained without IPAM it applies the previous result's IPs instead
  * (the reference's chained mode). A failed ADD removes the link and releases what IPAM

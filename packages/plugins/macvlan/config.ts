@@ -1,5 +1,5 @@
 /**
- * The macvlan plugin's configuration (SPEC.md §8 interface plugins; the reference's
+ * The macvlan plugin's configuration (issue 13; the reference's
  * `plugins/main/macvlan`): `master` (default: the default route's interface), `mode`
  * (bridge when empty), `mtu` (0..the master's), `mac` from the config, CNI_ARGS `MAC`
  * or the `mac` capability (the last present wins), `linkInContainer`, `bcqueuelen`.

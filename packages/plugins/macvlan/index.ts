@@ -1,5 +1,5 @@
 /**
- * The macvlan plugin (SPEC.md §8 interface plugins; issue 13): a macvlan on the master,
+ * The macvlan plugin (issue 13): a macvlan on the master,
  * born in the container under a temporary name and renamed to CNI_IFNAME, then IPAM and
  * ConfigureIface (L3) or just up (L2, no `ipam.type`). A failed ADD removes the link and
  * releases the address (ADD-6); DEL releases IPAM first and deletes only a macvlan

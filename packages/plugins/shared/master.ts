@@ -1,6 +1,6 @@
 /**
  * The master (lower) device of macvlan, ipvlan and vlan: by default the interface of the
- * first default route, and its MTU bounds the child's (SPEC.md §8 interface plugins; the
+ * first default route, and its MTU bounds the child's (issue 13; the
  * reference's `getDefaultRouteInterfaceName` and `getMTUByName`). With `linkInContainer`
  * both are looked up in the container's namespace instead of the plugin's own.
  */

@@ -1,6 +1,6 @@
 /**
  * What the interface plugins (macvlan, ipvlan, vlan, dummy) do to the kernel, as data
- * (SPEC.md §8 interface plugins; issue 13). The child link is born in the container
+ * (issue 13). The child link is born in the container
  * under a temporary name (the reference's workaround for a name clash with the host,
  * whose namespace it is created from) and renamed to CNI_IFNAME there; then either the
  * result's IPs and routes are applied (ConfigureIface, H-2) with the reference's notify

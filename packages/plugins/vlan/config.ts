@@ -1,5 +1,5 @@
 /**
- * The vlan plugin's configuration (SPEC.md §8 interface plugins; the reference's
+ * The vlan plugin's configuration (issue 13; the reference's
  * `plugins/main/vlan`): `master` is required, `vlanId` 0..4094, `mtu` up to the
  * master's, `linkInContainer`. Pure; the MTU bound needs the kernel (shared/master.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * The vlan plugin (SPEC.md §8 interface plugins; issue 13): a VLAN sub-interface of the
+ * The vlan plugin (issue 13): a VLAN sub-interface of the
  * master, born in the container under a temporary name and renamed to CNI_IFNAME, then
  * IPAM (always: an untyped one fails as the reference's) and ConfigureIface. A failed ADD
  * removes the link and releases the address (ADD-6; the reference leaks the link there);
