@@ -89,6 +89,16 @@ describe("the interface plugins on the fake kernel", () => {
     expect(h.snapshots()).toEqual(before);
   });
 
+  test("STATUS goes to IPAM only where the reference's does: macvlan and ipvlan with a type, vlan and dummy always (ST-4)", async () => {
+    const h = new SublinkHarness();
+    const untyped = (type: string) => ({ cniVersion: "1.1.0", name: "st", type, master: "vp0" });
+    expect((await h.run("macvlan", "STATUS", { config: untyped("macvlan") })).code).toBe(0);
+    expect((await h.run("ipvlan", "STATUS", { config: untyped("ipvlan") })).code).toBe(0);
+    expect((await h.run("vlan", "STATUS", { config: untyped("vlan") })).json?.msg).toBe("no plugin name provided");
+    expect((await h.run("dummy", "STATUS", { config: untyped("dummy") })).json?.msg).toBe("no plugin name provided");
+    expect((await h.run("macvlan", "STATUS", { config: { ...untyped("macvlan"), ipam: { type: "nope" } } })).code).toBe(1);
+  });
+
   test("two macvlans on one master live side by side in two containers; deleting the master's peer removes both", async () => {
     const h = new SublinkHarness();
     expect((await h.run("macvlan", "ADD", { config: mac, containerID: "a", netns: CONTAINERS[0] })).code).toBe(0);
