@@ -61,6 +61,7 @@ async function links(s: SideCtx, ns: string): Promise<unknown[]> {
         master: l.master === undefined ? undefined : normalizeText(s, l.master),
         ...(info?.info_slave_kind === "bridge" ? { hairpin: slave.hairpin, isolated: slave.isolated } : {}),
         ...(info?.info_kind === "bridge" ? { vlanFiltering: info.info_data?.vlan_filtering } : {}),
+        ...(info?.info_kind === "macvlan" ? { macvlanMode: info.info_data?.mode } : {}),
       };
     })
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -93,7 +94,7 @@ async function routes(s: SideCtx, ns: string): Promise<string[]> {
 }
 
 const GLOBAL_SYSCTLS = ["net/ipv4/ip_forward", "net/ipv6/conf/all/forwarding"];
-const IF_SYSCTLS = ["ipv4/conf/IF/arp_notify", "ipv4/conf/IF/forwarding", "ipv6/conf/IF/accept_ra", "ipv6/conf/IF/accept_dad", "ipv6/conf/IF/enhanced_dad", "ipv6/conf/IF/keep_addr_on_down", "ipv6/conf/IF/disable_ipv6"];
+const IF_SYSCTLS = ["ipv4/conf/IF/arp_notify", "ipv4/conf/IF/forwarding", "ipv6/conf/IF/accept_ra", "ipv6/conf/IF/accept_dad", "ipv6/conf/IF/enhanced_dad", "ipv6/conf/IF/keep_addr_on_down", "ipv6/conf/IF/disable_ipv6", "ipv6/conf/IF/ndisc_notify"];
 
 /** The sysctls the plugins write, for every link of the namespace (lo included). */
 async function sysctls(s: SideCtx, ns: string, names: string[]): Promise<string[]> {

@@ -21,6 +21,10 @@ export const PLUGIN_VERSIONS: Readonly<Record<string, readonly string[]>> = {
   sbr: VERSIONS,
   // The reference vrf plugin starts at 0.3.1 (main.go VersionsStartingFrom).
   vrf: versionsStartingFrom("0.3.1"),
+  macvlan: VERSIONS,
+  ipvlan: VERSIONS,
+  vlan: VERSIONS,
+  dummy: VERSIONS,
 };
 
 /** The VERSION reply of a plugin, exactly as the skel prints it (compact JSON, newline). */

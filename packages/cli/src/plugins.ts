@@ -16,5 +16,9 @@ export const PLUGINS: Readonly<Record<string, () => Promise<{ main: (io: Command
   static: () => import("@tscni/plugins/static"),
   sbr: () => import("@tscni/plugins/sbr"),
   vrf: () => import("@tscni/plugins/vrf"),
+  macvlan: () => import("@tscni/plugins/macvlan"),
+  ipvlan: () => import("@tscni/plugins/ipvlan"),
+  vlan: () => import("@tscni/plugins/vlan"),
+  dummy: () => import("@tscni/plugins/dummy"),
   "cni-shim": () => import("@tscni/server/shim"),
 };

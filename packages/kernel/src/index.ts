@@ -15,6 +15,12 @@ export type {
   SysctlSet,
   VethAdd,
   VlanAdd,
+  DummyAdd,
+  IpvlanAdd,
+  IpvlanFlag,
+  IpvlanMode,
+  MacvlanAdd,
+  MacvlanMode,
 } from "./ops.ts";
 export type { RuleOp, RuleInfo } from "./rule.ts";
 export { isDefaultRule, ruleFamily } from "./rule.ts";

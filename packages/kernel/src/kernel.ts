@@ -38,6 +38,11 @@ export interface LinkInfo {
   parent?: string;
   /** For a VRF: its routing table. */
   vrfTable?: number;
+  /** For a macvlan: its mode. */
+  macvlanMode?: string;
+  /** For an ipvlan: its mode and flag. */
+  ipvlanMode?: string;
+  ipvlanFlag?: string;
 }
 
 /** An address on a link. */

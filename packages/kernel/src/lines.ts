@@ -7,6 +7,7 @@ import { KernelError } from "./kernel.ts";
 import { HOST, type KernelOp, type Netns, type RouteOp } from "./ops.ts";
 import { ruleFamily, ruleLine } from "./rule.ts";
 import { vrfLine } from "./vrf.ts";
+import { dummyLine, ipvlanLine, macvlanLine, vlanLine } from "./lines-sublinks.ts";
 
 /** Which program reads a line. */
 export type Tool = "ip" | "bridge" | "sysctl" | "ip6";
@@ -89,7 +90,14 @@ export function renderOp(op: KernelOp, hostRef: string): OpLine {
       return { tool: "ip", line: w.join(" ") };
     }
     case "vlan.add":
+      if (op.mtu !== undefined || op.into !== undefined) return { tool: "ip", line: vlanLine(op, hostRef) };
       return { tool: "ip", line: `link add ${tok(op.name)} link ${tok(op.parent)} type vlan id ${tok(op.id)}` };
+    case "macvlan.add":
+      return { tool: "ip", line: macvlanLine(op, hostRef) };
+    case "ipvlan.add":
+      return { tool: "ip", line: ipvlanLine(op, hostRef) };
+    case "dummy.add":
+      return { tool: "ip", line: dummyLine(op) };
     case "link.set": {
       const w = ["link set dev", tok(op.name)];
       if (op.up !== undefined) w.push(op.up ? "up" : "down");

@@ -8,6 +8,10 @@
  * itself runs in (the runtime's namespace, P-1).
  */
 
+import type { DummyAdd, IpvlanAdd, MacvlanAdd } from "./ops-sublinks.ts";
+
+export type { DummyAdd, IpvlanAdd, IpvlanFlag, IpvlanMode, MacvlanAdd, MacvlanMode } from "./ops-sublinks.ts";
+
 /** The plugin's own network namespace (P-1). */
 export const HOST = "host" as const;
 
@@ -42,6 +46,10 @@ export interface VlanAdd {
   name: string;
   parent: string;
   id: number;
+  /** 0 or unset: the parent's MTU. */
+  mtu?: number;
+  /** Create it in this namespace (IFLA_NET_NS_FD), as the vlan plugin does (ops-sublinks.ts). */
+  into?: Netns;
 }
 
 /** Change attributes of an existing link; only the fields given are changed. */
@@ -179,7 +187,10 @@ export type KernelOp =
   | RouteOp
   | SysctlSet
   | RuleOp
-  | VrfAdd;
+  | VrfAdd
+  | MacvlanAdd
+  | IpvlanAdd
+  | DummyAdd;
 
 /** A batch: applied in order, stopping at the first failure. */
 export type KernelBatch = readonly KernelOp[];

@@ -66,7 +66,29 @@ const BridgeAddSchema = v.strictObject({
   vlanFiltering: v.optional(v.boolean()),
   defaultPvid: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(4094))),
 });
-const VlanAddSchema = v.strictObject({ op: v.literal("vlan.add"), ns: netns, name: ifname, parent: ifname, id: vid });
+const VlanAddSchema = v.strictObject({ op: v.literal("vlan.add"), ns: netns, name: ifname, parent: ifname, id: vid, mtu: v.optional(mtu), into: v.optional(netns) });
+const MacvlanAddSchema = v.strictObject({
+  op: v.literal("macvlan.add"),
+  ns: netns,
+  name: ifname,
+  parent: ifname,
+  mode: v.picklist(["private", "vepa", "bridge", "passthru", "source"]),
+  mtu: v.optional(mtu),
+  mac: v.optional(mac),
+  bcqueuelen: v.optional(u32),
+  into: v.optional(netns),
+});
+const IpvlanAddSchema = v.strictObject({
+  op: v.literal("ipvlan.add"),
+  ns: netns,
+  name: ifname,
+  parent: ifname,
+  mode: v.picklist(["l2", "l3", "l3s"]),
+  flag: v.optional(v.picklist(["bridge", "private", "vepa"])),
+  mtu: v.optional(mtu),
+  into: v.optional(netns),
+});
+const DummyAddSchema = v.strictObject({ op: v.literal("dummy.add"), ns: netns, name: ifname, mtu: v.optional(mtu), mac: v.optional(mac) });
 const LinkSetSchema = v.strictObject({
   op: v.literal("link.set"),
   ns: netns,
@@ -147,6 +169,9 @@ export const KernelOpSchema = v.variant("op", [
   SysctlSetSchema,
   RuleOpSchema,
   VrfAddSchema,
+  MacvlanAddSchema,
+  IpvlanAddSchema,
+  DummyAddSchema,
 ]);
 
 /** Schema of a {@link KernelBatch}: an array of operations. */

@@ -11,7 +11,7 @@ Run the black-box conformance cases against the plugin executables in <plugin-di
 SPEC.md rule it judges, pass/fail/skip and why. Exits 1 when a case fails.
 
 Framework cases run against every known plugin found (loopback, host-local, bridge,
-ptp, portmap); kernel cases need root and create and delete their own network
+ptp, portmap, macvlan, ipvlan, vlan, dummy); kernel cases need root and create and delete their own network
 namespaces (tscni-conf-*); host-local cases use a scratch data directory.
 
   --plugin NAME    only judge this plugin (repeatable)

@@ -17,6 +17,7 @@ import { assertInvariants } from "./invariants.ts";
 import { addBridge, addVeth, addVlan, insertLink } from "./link-create.ts";
 import { bridgeVlan, deleteLink, moveLink, setBridgePort, setLink } from "./link-change.ts";
 import { removeLink } from "./link-remove.ts";
+import { addDummy, addIpvlan, addMacvlan, addVlanInto } from "./fake-sublinks.ts";
 import { applyRoute } from "./routes.ts";
 import { applyRule, ruleInfos } from "./fake-rules.ts";
 import { addVrf } from "./fake-vrf.ts";
@@ -40,7 +41,7 @@ function interpret(world: World, op: KernelOp): void {
   switch (op.op) {
     case "veth.add": return addVeth(world, op);
     case "bridge.add": return addBridge(world, op);
-    case "vlan.add": return addVlan(world, op);
+    case "vlan.add": return op.into !== undefined || op.mtu !== undefined ? addVlanInto(world, op) : addVlan(world, op);
     case "link.set": return setLink(world, op);
     case "bridge-port.set": return setBridgePort(world, op);
     case "bridge-vlan.add":
@@ -55,6 +56,9 @@ function interpret(world: World, op: KernelOp): void {
     case "rule.add":
     case "rule.del": return applyRule(world, op);
     case "vrf.add": return addVrf(world, op);
+    case "macvlan.add": return addMacvlan(world, op);
+    case "ipvlan.add": return addIpvlan(world, op);
+    case "dummy.add": return addDummy(world, op);
   }
 }
 
@@ -169,6 +173,7 @@ export class FakeKernel implements Kernel {
     const out = { ...op, ns: this.#resolve(op.ns) } as KernelOp;
     if (out.op === "veth.add") out.peer = { ...out.peer, ns: this.#resolve(out.peer.ns) };
     if (out.op === "link.move") out.to = this.#resolve(out.to);
+    if ((out.op === "macvlan.add" || out.op === "ipvlan.add" || out.op === "vlan.add") && out.into !== undefined) out.into = this.#resolve(out.into);
     return out;
   }
 

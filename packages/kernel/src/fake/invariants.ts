@@ -4,6 +4,7 @@
  */
 import { contains, ipEqual, network } from "@tscni/spec/ipnet";
 import type { NsState, World } from "./state.ts";
+import { lowerProblems } from "./fake-sublinks.ts";
 
 function nsProblems(world: World, ns: NsState): string[] {
   const out: string[] = [];
@@ -22,7 +23,8 @@ function nsProblems(world: World, ns: NsState): string[] {
     if (link.master !== undefined && !["bridge", "vrf"].includes(ns.links.get(link.master)?.kind ?? "")) {
       out.push(`master of "${link.name}" is not a bridge ${where}`);
     }
-    if (link.kind === "vlan" && (link.parent === undefined || !ns.links.has(link.parent))) {
+    out.push(...lowerProblems(world, ns, link));
+    if (link.kind === "vlan" && link.lower === undefined && (link.parent === undefined || !ns.links.has(link.parent))) {
       out.push(`vlan "${link.name}" has no parent ${where}`);
     }
   }

@@ -6,7 +6,7 @@
 import { KernelError, type BridgePortSet, type BridgeVlan, type LinkDel, type LinkMove, type LinkSet } from "../index.ts";
 import { onLinkUp } from "./connected.ts";
 import { checkFree, checkMac, checkMtu, checkName } from "./link-create.ts";
-import { adjustBridgeMtu, detach, release, removeLink, setDown } from "./link-remove.ts";
+import { adjustBridgeMtu, detach, release, removeChildren, removeLink, setDown } from "./link-remove.ts";
 import { nextIndex, requireLink, requireNs, type Link, type NsState, type World } from "./state.ts";
 import { newIfSysctls } from "./sysctl-store.ts";
 import { setTuning } from "./link-tuning.ts";
@@ -107,6 +107,7 @@ export function moveLink(world: World, op: LinkMove): void {
   if (target === ns) return;
   if (link.kind !== "veth") throw new KernelError("invalid", `cannot move "${link.name}" of kind "${link.kind}" to another netns`);
   checkFree(target, link.name);
+  removeChildren(world, ns, link);
   detach(ns, link);
   const moved: Link = { ...link, index: nextIndex(target), up: false, addrconfDone: false };
   target.links.set(moved.index, moved);

@@ -6,6 +6,7 @@
 import { onLinkDown, onLinkGone } from "./connected.ts";
 import type { Link, NsState, World } from "./state.ts";
 import { cycleLink } from "./fake-vrf.ts";
+import { childrenOf } from "./fake-sublinks.ts";
 
 /**
  * Linux's br_mtu_auto_adjust: unless its MTU was set by the user, a bridge takes the
@@ -58,9 +59,16 @@ function removeLinkOnly(ns: NsState, link: Link): void {
 /** Deletes a link and, for a veth, its peer in whatever namespace it lives. */
 export function removeLink(world: World, ns: NsState, link: Link): void {
   removeLinkOnly(ns, link);
+  removeChildren(world, ns, link);
   if (link.peer) {
     const peerNs = world.namespaces.get(link.peer.ns);
     const peer = peerNs?.links.get(link.peer.index);
     if (peerNs && peer) removeLinkOnly(peerNs, peer);
+    if (peerNs && peer) removeChildren(world, peerNs, peer);
   }
+}
+
+/** A lower device going takes its macvlan, ipvlan and cross-namespace vlan children, wherever they live (fake-sublinks.ts). */
+export function removeChildren(world: World, ns: NsState, link: Link): void {
+  for (const child of childrenOf(world, ns.path, link.index)) if (child.ns.links.has(child.link.index)) removeLink(world, child.ns, child.link);
 }

@@ -5,6 +5,7 @@
  * kernel's carrier follows ports in forwarding state; without STP that is the same).
  */
 import type { Link, NsState, World } from "./state.ts";
+import { childOperState } from "./fake-sublinks.ts";
 
 /** The operstate string `ip link` would print for this link. */
 export function operState(world: World, ns: NsState, link: Link): string {
@@ -25,8 +26,11 @@ export function operState(world: World, ns: NsState, link: Link): string {
       return "UP";
     case "vlan": {
       const parent = link.parent === undefined ? undefined : ns.links.get(link.parent);
+      if (link.lower !== undefined) return childOperState(world, link, (n, l) => isOperUp(world, n, l)) ?? "DOWN";
       return parent && isOperUp(world, ns, parent) ? "UP" : "LOWERLAYERDOWN";
     }
+    default:
+      return childOperState(world, link, (n, l) => isOperUp(world, n, l)) ?? "DOWN";
   }
 }
 

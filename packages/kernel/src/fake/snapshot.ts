@@ -8,6 +8,7 @@ import { formatAddr, formatPrefix, network } from "@tscni/spec/ipnet";
 import { tuningInfo } from "./link-tuning.ts";
 import { operState } from "./operstate.ts";
 import type { NsState, Route, World } from "./state.ts";
+import { sublinkInfo } from "./fake-sublinks.ts";
 
 /** Everything observable about one namespace. */
 export interface NamespaceSnapshot {
@@ -46,6 +47,7 @@ export function linkInfos(world: World, ns: NsState): LinkInfo[] {
       ...(l.kind === "bridge" && { vlanFiltering: l.vlanFiltering ?? false }),
       ...(l.kind === "vlan" && { vlanId: l.vlanId, parent: name(l.parent) }),
       ...(l.kind === "vrf" && { vrfTable: l.vrfTable }),
+      ...sublinkInfo(l),
     }));
 }
 

@@ -8,7 +8,7 @@ import { type IP, type IPNet } from "@tscni/spec/ipnet";
 import type { FakeRule } from "./fake-rules.ts";
 
 /** Link kinds the fake kernel models. */
-export type LinkKind = "loopback" | "veth" | "bridge" | "vlan" | "vrf";
+export type LinkKind = "loopback" | "veth" | "bridge" | "vlan" | "vrf" | "macvlan" | "ipvlan" | "dummy";
 
 /** A VLAN entry on a bridge port or bridge (`bridge vlan`). */
 export interface VlanEntry {
@@ -45,6 +45,11 @@ export interface Link {
   parent?: number;
   /** For a VRF: its routing table (fake-vrf.ts). */
   vrfTable?: number;
+  /** For a macvlan, an ipvlan or a vlan born in another namespace: its lower device, wherever it lives (fake-sublinks.ts). */
+  lower?: { ns: Netns; index: number };
+  macvlanMode?: string;
+  ipvlanMode?: string;
+  ipvlanFlag?: string;
   /** IPv6 addrconf ran since the link last came up (its link-local address was made). */
   addrconfDone?: boolean;
 }

@@ -29,6 +29,7 @@ export const IF_LEAVES: Readonly<Record<"ipv4" | "ipv6", Readonly<Record<string,
     keep_addr_on_down: "0",
     autoconf: "1",
     addr_gen_mode: "0",
+    ndisc_notify: "0",
   },
 };
 

@@ -31,6 +31,7 @@ export { sysctlPath };
 function otherNs(op: KernelOp): Netns | undefined {
   if (op.op === "veth.add") return op.peer.ns;
   if (op.op === "link.move") return op.to;
+  if (op.op === "macvlan.add" || op.op === "ipvlan.add" || op.op === "vlan.add") return op.into;
   return undefined;
 }
 

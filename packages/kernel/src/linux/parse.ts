@@ -49,6 +49,9 @@ export function parseLinks(text: string): LinkInfo[] {
     }
     if (kind === "bridge") link.vlanFiltering = flag(data.vlan_filtering) ?? false;
     if (kind === "vrf" && num(data.table) !== undefined) link.vrfTable = num(data.table);
+    // `ip -d -j` prints a macvlan's and an ipvlan's mode (and ipvlan's flag) by name.
+    if (kind === "macvlan" && str(data.mode) !== undefined) link.macvlanMode = str(data.mode);
+    if (kind === "ipvlan" && str(data.mode) !== undefined) Object.assign(link, { ipvlanMode: str(data.mode), ipvlanFlag: str(data.flags) ?? "bridge" });
     if (kind === "vlan") {
       const id = num(data.id);
       if (id !== undefined) link.vlanId = id;

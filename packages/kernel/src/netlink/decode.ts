@@ -8,6 +8,7 @@ import type { AddrInfo, LinkInfo, RouteInfo } from "../kernel.ts";
 import * as K from "./constants.ts";
 import { ipText, macText } from "./text.ts";
 import { attrBytes, attrs, attrStr, attrU } from "./wire.ts";
+import { sublinkModes } from "./encode-sublinks.ts";
 
 /** The fixed header of an RTM_NEWLINK message. */
 export interface RawLink {
@@ -94,6 +95,7 @@ export function decodeLink(r: RawLink, nameOf: (index: number) => string): LinkI
   if (kind === "bridge") link.vlanFiltering = flag(data.get(K.IFLA_BR_VLAN_FILTERING)) ?? false;
   // IFLA_VRF_TABLE is attribute 1 of a VRF's data (netlink/rule-constants.ts).
   if (kind === "vrf" && attrU(data.get(1)) !== undefined) link.vrfTable = attrU(data.get(1));
+  Object.assign(link, sublinkModes(kind, data));
   if (kind === "vlan") {
     const id = attrU(data.get(K.IFLA_VLAN_ID));
     if (id !== undefined) link.vlanId = id;

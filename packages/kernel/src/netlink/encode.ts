@@ -11,6 +11,7 @@ import { cidrBytes, ipBytes, macBytes } from "./text.ts";
 import { MessageBuilder } from "./wire.ts";
 import { encodeRule, encodeVrf } from "./encode-rule.ts";
 import { NLM_F_REPLACE } from "./rule-constants.ts";
+import { encodeDummy, encodeIpvlan, encodeMacvlan, encodeVlanInto } from "./encode-sublinks.ts";
 
 /**
  * A refusal iproute2 prints before sending anything; `text` is what it prints, `kind` what
@@ -154,6 +155,7 @@ export function encodeOp(op: Exclude<KernelOp, { op: "sysctl.set" }>, ctx: Encod
       return m.end();
     }
     case "vlan.add": {
+      if (op.mtu !== undefined || op.into !== undefined) return encodeVlanInto(op, ctx);
       const name = newName(op.name, "name");
       const m = ifinfo(new MessageBuilder(K.RTM_NEWLINK, CREATE), K.AF_UNSPEC, 0).u32(K.IFLA_LINK, ctx.index(op.parent)).str(K.IFLA_IFNAME, name);
       return m.nest(K.IFLA_LINKINFO).str(K.IFLA_INFO_KIND, "vlan").nest(K.IFLA_INFO_DATA).u16(K.IFLA_VLAN_ID, op.id).end().end();
@@ -249,6 +251,12 @@ export function encodeOp(op: Exclude<KernelOp, { op: "sysctl.set" }>, ctx: Encod
       return encodeRule(op);
     case "vrf.add":
       return encodeVrf(op);
+    case "macvlan.add":
+      return encodeMacvlan(op, ctx);
+    case "ipvlan.add":
+      return encodeIpvlan(op, ctx);
+    case "dummy.add":
+      return encodeDummy(op, ctx);
   }
 }
 
