@@ -13,4 +13,5 @@ export const PLUGINS: Readonly<Record<string, () => Promise<{ main: (io: Command
   portmap: () => import("@tscni/plugins/portmap"),
   firewall: () => import("@tscni/plugins/firewall"),
   "cni-shim": () => import("@tscni/server/shim"),
+  dhcp: () => import("@tscni/plugins/dhcp"),
 };
