@@ -4,8 +4,8 @@
  * namespaces (`@tscni/plugins/dhcp/testing`): ADD, CHECK and DEL answer alike (the
  * address itself is dnsmasq's pick and is compared by subnet), both send the same client
  * id, both releases empty dnsmasq's lease file, and both plugins fail alike without a
- * daemon. The daemons do not speak to each other's plugin (the reference's RPC is Go's
- * net/rpc with gob; see packages/plugins/dhcp/README.md). After a daemon restart ours
+ * daemon. Both speak Go net/rpc (gob), so our plugin drives the reference's daemon and
+ * the reference's plugin drives ours, with the same answers. After a daemon restart ours
  * still releases the lease on DEL; the reference's has forgotten it (recorded).
  */
 import { afterEach, describe, expect, test } from "bun:test";
@@ -87,6 +87,23 @@ describe.skipIf(skip !== undefined)("dhcp beside the reference's v1.1.1 on dnsma
     expect(seen.ours[0]).toBe(0);
     expect(seen.ours[5]).toBe(true);
   }, 90_000);
+
+  test("our plugin drives the reference's daemon and the reference's plugin drives ours (Go net/rpc, gob)", async () => {
+    const runs: Record<string, unknown[]> = {};
+    for (const [plugin, daemon, subnet] of [["reference", "reference", 86], ["ours", "reference", 87], ["reference", "ours", 88]] as const) {
+      const b = await bedFor(subnet);
+      await startDaemon(daemon, b);
+      const add = call(plugin, b, "ADD");
+      const addr = String((add.out.ips as { address: string }[] | undefined)?.[0]?.address ?? "").replace("198.18.N.", `198.18.${subnet}.`).split("/")[0] as string;
+      const id = leases(b).get(addr)?.clientId;
+      const check = call(plugin, b, "CHECK");
+      const del = call(plugin, b, "DEL");
+      runs[`${plugin} plugin, ${daemon} daemon`] = [add.code, maskAddress(add.out), id, check, del, await until(() => !leases(b).has(addr), 3000)];
+    }
+    const [ref, ...mixed] = Object.values(runs);
+    for (const m of mixed) expect(m).toEqual(ref as unknown[]);
+    expect(ref?.[0]).toBe(0);
+  }, 120_000);
 
   test("both plugins fail alike when no daemon listens on the socket", async () => {
     const b = makeBed(83);

@@ -1,19 +1,21 @@
 /**
  * `cni dhcp daemon` and `dhcp daemon` (the reference's main.go daemon mode): its flags,
- * the HTTP server on the unix socket (`/run/cni/dhcp.sock`), the pid file, resuming the
+ * Go net/rpc on the unix socket (`/run/cni/dhcp.sock`, `rpc.ts`), the pid file, resuming the
  * persisted leases, and SIGTERM/SIGINT, which stop serving and keep the leases' records
  * for the next run (they stay valid on the DHCP server until they expire).
  */
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute } from "node:path";
-import * as v from "valibot";
 import { RESEND } from "./backoff.ts";
 import { parseGoDuration } from "./duration.ts";
 import { systemClock } from "./lease.ts";
 import { DhcpService } from "./service.ts";
 import { DEFAULT_STATE_DIR } from "./state.ts";
 import { openTransport } from "./transport.ts";
-import { DEFAULT_SOCKET, DaemonRequestSchema } from "./wire.ts";
+import { toGoResult } from "./rpc-result.ts";
+import { Empty, Result } from "./rpc-types.ts";
+import { serveRpc } from "./rpc.ts";
+import { DEFAULT_SOCKET, METHODS, toDaemonRequest } from "./wire.ts";
 
 /** The daemon's flags, with the reference's names and defaults (plus `-statedir`). */
 export interface DaemonFlags {
@@ -65,7 +67,8 @@ export function parseDaemonFlags(argv: readonly string[]): DaemonFlags {
 
 async function live(path: string): Promise<boolean> {
   try {
-    await fetch("http://dhcp/healthz", { unix: path });
+    const s = await Bun.connect({ unix: path, socket: { data: () => {} } });
+    s.end();
     return true;
   } catch {
     return false;
@@ -110,30 +113,16 @@ export async function runDaemon(argv: readonly string[], stderr: (s: string) => 
   });
   const resumed = await service.resume();
   if (resumed > 0) log(`resumed ${resumed} lease(s) from ${f.statedir}`);
-  // No idle timeout: an allocation waits for the DHCP server through all its retries.
-  const server = Bun.serve({
-    unix: socket,
-    ...({ idleTimeout: 0 } as object),
-    async fetch(req) {
-      const path = new URL(req.url).pathname;
-      if (req.method === "GET" && path === "/healthz") return Response.json({ leases: service.held().length });
-      if (req.method !== "POST" || (path !== "/allocate" && path !== "/release")) return new Response("not found", { status: 404 });
-      try {
-        const body = v.parse(DaemonRequestSchema, await req.json());
-        if (path === "/allocate") return Response.json(await service.allocate(body));
-        await service.release(body);
-        return Response.json({});
-      } catch (err) {
-        return Response.json({ error: err instanceof v.ValiError ? `bad request: ${err.message}` : (err as Error).message }, { status: 400 });
-      }
-    },
+  const server = serveRpc(socket, {
+    [METHODS.allocate]: { reply: Result, run: async (raw) => toGoResult(await service.allocate(toDaemonRequest(raw))) },
+    [METHODS.release]: { reply: Empty, run: async (raw) => (await service.release(toDaemonRequest(raw)), {}) },
   });
   log(`listening on ${socket}`);
   await new Promise<void>((resolve) => {
     process.once("SIGTERM", resolve);
     process.once("SIGINT", resolve);
   });
-  server.stop(true);
+  server.stop();
   await service.shutdown();
   rmSync(socket, { force: true });
   if (f.pidfile !== "") rmSync(f.pidfile, { force: true });

@@ -24,6 +24,7 @@ function socketOf(a: CmdArgs): string {
 export const dhcpHandlers: PluginHandlers & { add(a: CmdArgs): Promise<Result> } = {
   async add(a) {
     const result = (await callDaemon(socketOf(a), "allocate", a)) as Result100;
+    // The reference's daemon leaves cniVersion empty; the result is converted to the config's version (ADD-2).
     return convertResult(result, a.config.cniVersion);
   },
   async del(a) {
