@@ -53,6 +53,7 @@ export function parseDaemonFlags(argv: readonly string[]): DaemonFlags {
       f.broadcast = m[2] === undefined ? true : m[2] === "true" || m[2] === "1";
       continue;
     }
+    if (!["pidfile", "hostprefix", "socketpath", "statedir", "timeout", "resendmax", "resendtimeout"].includes(name)) throw new Error(`flag provided but not defined: -${name}`);
     const value = m[2] ?? argv[++i];
     if (value === undefined) throw new Error(`flag needs an argument: -${name}`);
     if (name === "pidfile" || name === "hostprefix" || name === "socketpath" || name === "statedir") f[name] = value;

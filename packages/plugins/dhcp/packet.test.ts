@@ -70,6 +70,22 @@ describe("the DHCPv4 codec on packets captured from dnsmasq 2.90 (fixtures/captu
     expect(req.flags & FLAG_BROADCAST).toBe(0);
   });
 
+  test("with -broadcast the DISCOVER and REQUEST carry the broadcast flag; RELEASE never does", async () => {
+    const { releaseLease } = await import("./client.ts");
+    const discover = decodeMessage(fixture("tscni-discover"));
+    const replies = [fixture("dnsmasq-offer"), fixture("dnsmasq-ack")];
+    const sent: Uint8Array[] = [];
+    const t: Transport = { hwaddr: discover.chaddr, send: (p) => void sent.push(p), recv: async () => replies.shift(), linkExists: () => true, close: () => {} };
+    const s: ClientSettings = { clientId: "fixture/net/eth0", options: new Map(), broadcast: true, timeoutMs: 10, xid: () => 0x1234abcd };
+    const ack = await requestLease(t, s);
+    releaseLease(t, s, ack);
+    expect(sent.map((p) => decodeMessage(p).flags & FLAG_BROADCAST)).toEqual([FLAG_BROADCAST, FLAG_BROADCAST, 0]);
+    const release = decodeMessage(sent[2] as Uint8Array);
+    expect(messageType(release)).toBe(MessageType.Release);
+    expect(release.ciaddr).toBe(ack.yiaddr);
+    expect([...release.options.keys()]).toEqual([Opt.MessageType, Opt.ClientId, Opt.ServerId]);
+  });
+
   test("a NAK fails the request with nclient4's text including the server's message", async () => {
     const offer = fixture("dnsmasq-offer");
     const nak = decodeMessage(fixture("dnsmasq-ack"));
