@@ -14,6 +14,7 @@ const BIN = resolve(import.meta.dir, "../../../dist/bin");
 const missing = firstMissing(missingRoot(), missingTools(["ip", "dnsmasq"]), missingFile(join(BIN, "dhcp"), "npm run build"));
 
 let bed: DhcpBed | undefined;
+let bed2: DhcpBed | undefined;
 let daemon: ReturnType<typeof Bun.spawn> | undefined;
 let daemonLog = "";
 
@@ -21,8 +22,9 @@ afterEach(async () => {
   daemon?.kill("SIGKILL");
   await daemon?.exited;
   daemon = undefined;
-  if (bed !== undefined) teardown(bed);
+  for (const b of [bed, bed2]) if (b !== undefined) teardown(b);
   bed = undefined;
+  bed2 = undefined;
 });
 
 async function startDaemon(b: DhcpBed): Promise<void> {
@@ -142,6 +144,24 @@ describe.skipIf(skipUnless("dhcp against dnsmasq on the real kernel", missing))(
     expect(add.code).toBe(0);
     expect(daemon?.exitCode).toBeNull();
     expect(plugin(bed, "DEL").code).toBe(0);
+  }, 60_000);
+
+  test("one daemon serves two containers at once, each leasing from the server on its own link", async () => {
+    bed = makeBed(76);
+    bed2 = makeBed(77);
+    await Promise.all([startDnsmasq(bed), startDnsmasq(bed2)]);
+    await startDaemon(bed);
+    const env = (b: DhcpBed, id: string) => ({ CNI_COMMAND: "ADD", CNI_CONTAINERID: id, CNI_NETNS: b.container.path, CNI_IFNAME: "eth0", CNI_PATH: BIN });
+    const run = async (b: DhcpBed, id: string): Promise<string> => {
+      const p = Bun.spawn([join(BIN, "dhcp")], { env: env(b, id), stdin: Buffer.from(conf(bed as DhcpBed)), stdout: "pipe" });
+      const out = JSON.parse(await new Response(p.stdout).text()) as { ips: { address: string }[] };
+      return out.ips[0]?.address ?? "";
+    };
+    const [a, b] = await Promise.all([run(bed, "ctrA"), run(bed2, "ctrB")]);
+    expect(a).toMatch(/^198\.18\.76\.\d+\/24$/);
+    expect(b).toMatch(/^198\.18\.77\.\d+\/24$/);
+    expect(leases(bed2).get(b.split("/")[0] as string)?.clientId).toBe(dnsmasqClientId("ctrB/dnet/eth0"));
+    expect(readdirSync(join(bed.dir, "state"))).toHaveLength(2);
   }, 60_000);
 
   test("without a running daemon the plugin fails with the reference's dial error", async () => {
