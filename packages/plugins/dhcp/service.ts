@@ -60,7 +60,7 @@ export class DhcpService {
   }
 
   /** DHCP.Allocate: the result for the request's attachment, acquiring a lease when there is none. */
-  allocate(req: DaemonRequest): Promise<Result100> {
+  async allocate(req: DaemonRequest): Promise<Result100> {
     const conf = parseDhcpConf(req.stdinData);
     const options = prepareOptions(req.args, conf.provide, conf.request);
     const id = clientIdText(req.containerID, conf.name, req.ifName);
@@ -90,7 +90,7 @@ export class DhcpService {
   }
 
   /** DHCP.Release: stops the attachment's lease and releases it; nothing held is success. */
-  release(req: DaemonRequest): Promise<void> {
+  async release(req: DaemonRequest): Promise<void> {
     const conf = parseDhcpConf(req.stdinData);
     const id = clientIdText(req.containerID, conf.name, req.ifName);
     return this.#serial(id, async () => {
