@@ -25,6 +25,7 @@ export const PLUGIN_VERSIONS: Readonly<Record<string, readonly string[]>> = {
   ipvlan: VERSIONS,
   vlan: VERSIONS,
   dummy: VERSIONS,
+  dhcp: VERSIONS,
 };
 
 /** The VERSION reply of a plugin, exactly as the skel prints it (compact JSON, newline). */

@@ -21,4 +21,5 @@ export const PLUGINS: Readonly<Record<string, () => Promise<{ main: (io: Command
   vlan: () => import("@tscni/plugins/vlan"),
   dummy: () => import("@tscni/plugins/dummy"),
   "cni-shim": () => import("@tscni/server/shim"),
+  dhcp: () => import("@tscni/plugins/dhcp"),
 };

@@ -18,6 +18,7 @@ export const VERBS: Readonly<Record<string, { summary: string; load: () => Promi
   leaks: { summary: "report stale cached attachments and leaked host-local addresses; --repair GCs them", load: () => import("./verbs/leaks.ts") },
   cache: { summary: "list or show cached attachments", load: () => import("./verbs/cache.ts") },
   lint: { summary: "explain a config directory: which file wins, what is wrong, and where", load: () => import("./verbs/lint.ts") },
+  dhcp: { summary: "the DHCP IPAM daemon: `cni dhcp daemon [flags]` serves the dhcp plugin on /run/cni/dhcp.sock", load: () => import("./verbs/dhcp.ts") },
   daemon: { summary: "serve CNI requests from the cni-shim plugin on a unix socket", load: () => import("./verbs/daemon.ts") },
   fuzz: { summary: "fuzz our config parsers and result conversion; replay a saved failure", load: () => import("./verbs/fuzz.ts") },
 };

@@ -32,6 +32,7 @@ export const DEBIAN_PACKAGE: Readonly<Record<string, string>> = {
   "iptables-restore": "iptables",
   "ip6tables-restore": "iptables",
   go: "golang-go",
+  dnsmasq: "dnsmasq-base",
 };
 
 /** Why a file is missing (naming it and how to make it), or undefined when it exists. */
