@@ -19,7 +19,7 @@ import { checkPtp } from "./check.ts";
 import { parsePtpConfig, validateForAdd } from "./config.ts";
 import { planPtpAdd, type PtpAddPlan } from "./plan.ts";
 import { readCheckView } from "../shared/check-view.ts";
-import { readPtpView } from "./view.ts";
+import { familiesOf, readPtpView } from "./view.ts";
 
 async function add(ports: PluginPorts, a: CmdArgs): Promise<Result100> {
   const conf = parsePtpConfig(a.config);
@@ -32,10 +32,11 @@ async function add(ports: PluginPorts, a: CmdArgs): Promise<Result100> {
   let undoMasq: (() => Promise<void>) | undefined;
   try {
     await requireNetns(ports.kernel, a.netns);
-    let fresh: Awaited<ReturnType<typeof readPtpView>> | undefined = await readPtpView(ports.kernel, a.netns, a.ifName);
+    const families = familiesOf(ipamResult.ips ?? []);
+    let fresh: Awaited<ReturnType<typeof readPtpView>> | undefined = await readPtpView(ports.kernel, a.netns, a.ifName, families);
     if (fresh.containerLinks.some((l) => l.name === a.ifName)) throw containerNameTaken(a.ifName, randomVethName(ports.random));
     const read = async () => {
-      const v = fresh ?? (await readPtpView(ports.kernel, a.netns, a.ifName));
+      const v = fresh ?? (await readPtpView(ports.kernel, a.netns, a.ifName, families));
       fresh = undefined;
       return v;
     };
