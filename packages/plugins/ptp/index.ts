@@ -77,7 +77,8 @@ async function del(ports: PluginPorts, a: CmdArgs): Promise<void> {
   // The addresses the link has before it goes, for the masquerade teardown (§8.2 DEL step 4).
   const masqIps = conf.ipMasq && a.netns !== "" ? await linkMasqNets(ports.kernel, a.netns, a.ifName) : [];
   // Only the interface our ADD made goes; a foreign one of that name stays (issue 16).
-  await deleteOwnContainerLink(ports.kernel, a.netns, a.ifName, hostEndOf(prevHostNames(a.config)), ports.warn);
+  const hostNames = prevHostNames(a.config);
+  await deleteOwnContainerLink(ports.kernel, a.netns, a.ifName, hostEndOf(hostNames), ports.warn, hostNames);
   // Unlike the reference, also without a netns or an address: the chain and the nft rules
   // are found by name and hash, so a late DEL leaves nothing behind either (DEL-3).
   await delMasq(ports, conf, { ifName: a.ifName, cid: a.containerID }, masqIps);
