@@ -72,12 +72,18 @@ async function call(argv: string[], e: Record<string, string>, stdin: string): P
   return { ms, cpu: cpu === undefined ? NaN : Number(cpu.total) / 1000, out };
 }
 
-/** Peak RSS in MiB of one call, through GNU time (the spawn's rusage would be the harness's). */
-async function rss(argv: string[], e: Record<string, string>, stdin: string, work: string): Promise<number> {
+/**
+ * Peak RSS in MiB and minor page faults of one call, through GNU time (the spawn's rusage
+ * would be the harness's RSS). Faults count the pages a call touches, whatever the page
+ * cache holds; RSS also counts the cached neighbours each fault maps (fault-around).
+ */
+async function rss(argv: string[], e: Record<string, string>, stdin: string, work: string, faults: number[]): Promise<number> {
   const out = join(work, "rss");
-  const proc = Bun.spawn(["/usr/bin/time", "-f", "%M", "-o", out, ...argv], { env: e, stdin: new TextEncoder().encode(stdin), stdout: "ignore", stderr: "ignore" });
+  const proc = Bun.spawn(["/usr/bin/time", "-f", "%M %R", "-o", out, ...argv], { env: e, stdin: new TextEncoder().encode(stdin), stdout: "ignore", stderr: "ignore" });
   await proc.exited;
-  return Number(readFileSync(out, "utf8").trim().split("\n").pop()) / 1024;
+  const [kib, minor] = (readFileSync(out, "utf8").trim().split("\n").pop() ?? "").split(" ");
+  faults.push(Number(minor));
+  return Number(kib) / 1024;
 }
 
 /** Builds the start floor: a compiled Bun binary that writes "{}" and exits, with build.ts's flags. */
@@ -129,18 +135,20 @@ async function inner(): Promise<void> {
   }
 
   const peak: Record<string, number[]> = {};
+  const faults: Record<string, number[]> = {};
+  const f = (key: string): number[] => (faults[key] ??= []);
   for (let i = 0; i < 5; i++) {
     for (const w of rot(i)) {
       const c = config(w, "bridge", work);
       const e = (verb: string) => env(w, verb, 1000 + i, netns[i]!);
       const added = await call(exe(w, "bridge"), e("ADD"), JSON.stringify(c));
       await call(exe(w, "bridge"), e("DEL"), JSON.stringify(c));
-      (peak[`${w.label} ADD`] ??= []).push(await rss(exe(w, "bridge"), e("ADD"), JSON.stringify(c), work));
-      (peak[`${w.label} CHECK`] ??= []).push(await rss(exe(w, "bridge"), e("CHECK"), JSON.stringify({ ...c, prevResult: JSON.parse(added.out) }), work));
-      (peak[`${w.label} DEL`] ??= []).push(await rss(exe(w, "bridge"), e("DEL"), JSON.stringify(c), work));
-      (peak[`${w.label} VERSION`] ??= []).push(await rss(exe(w, "bridge"), { CNI_COMMAND: "VERSION" }, "{}", work));
+      (peak[`${w.label} ADD`] ??= []).push(await rss(exe(w, "bridge"), e("ADD"), JSON.stringify(c), work, f(`${w.label} ADD`)));
+      (peak[`${w.label} CHECK`] ??= []).push(await rss(exe(w, "bridge"), e("CHECK"), JSON.stringify({ ...c, prevResult: JSON.parse(added.out) }), work, f(`${w.label} CHECK`)));
+      (peak[`${w.label} DEL`] ??= []).push(await rss(exe(w, "bridge"), e("DEL"), JSON.stringify(c), work, f(`${w.label} DEL`)));
+      (peak[`${w.label} VERSION`] ??= []).push(await rss(exe(w, "bridge"), { CNI_COMMAND: "VERSION" }, "{}", work, f(`${w.label} VERSION`)));
     }
-    (peak.floor ??= []).push(await rss([floor], {}, "", work));
+    (peak.floor ??= []).push(await rss([floor], {}, "", work, f("floor")));
   }
 
   const labels = who.map((w) => w.label);
@@ -149,12 +157,13 @@ async function inner(): Promise<void> {
   const keys = [...PLUGINS.flatMap((p) => ["ADD", "CHECK", "DEL"].map((v) => `${p} ${v}`)), "VERSION"];
   for (const k of keys) console.log(`| ${k} | ${labels.map((l) => { const s = t[`${l} ${k}`]!; return `${fmt(median(s.ms))} (${fmt(p95(s.ms))}) / ${fmt(median(s.cpu))}`; }).join(" | ")} |`);
   console.log(`| Bun floor (trivial compiled binary) | ${fmt(median(t.floor!.ms))} (${fmt(p95(t.floor!.ms))}) / ${fmt(median(t.floor!.cpu))} |`);
-  console.log(`\npeak RSS MiB (median of 5 / max), bridge\n\n| call | ${labels.join(" | ")} |\n|---|${labels.map(() => "---|").join("")}`);
-  for (const v of ["ADD", "CHECK", "DEL", "VERSION"]) console.log(`| ${v} | ${labels.map((l) => `${fmt(median(peak[`${l} ${v}`]!))} / ${fmt(Math.max(...peak[`${l} ${v}`]!))}`).join(" | ")} |`);
-  console.log(`| Bun floor | ${fmt(median(peak.floor!))} / ${fmt(Math.max(...peak.floor!))} |`);
+  console.log(`\npeak RSS MiB (median of 5 / max) and minor page faults (median), bridge\n\n| call | ${labels.join(" | ")} |\n|---|${labels.map(() => "---|").join("")}`);
+  for (const v of ["ADD", "CHECK", "DEL", "VERSION"]) console.log(`| ${v} | ${labels.map((l) => `${fmt(median(peak[`${l} ${v}`]!))} / ${fmt(Math.max(...peak[`${l} ${v}`]!))}, ${median(faults[`${l} ${v}`]!)} faults`).join(" | ")} |`);
+  console.log(`| Bun floor | ${fmt(median(peak.floor!))} / ${fmt(Math.max(...peak.floor!))}, ${median(faults.floor!)} faults |`);
   const json: Record<string, number> = {};
   for (const [k, s] of Object.entries(t)) Object.assign(json, { [`${k} ms`]: median(s.ms), [`${k} cpu`]: median(s.cpu) });
   for (const [k, s] of Object.entries(peak)) json[`${k} rssMiB`] = median(s);
+  for (const [k, s] of Object.entries(faults)) json[`${k} faults`] = median(s);
   console.log(`\nJSON ${JSON.stringify(json)}`);
 }
 
