@@ -39,7 +39,7 @@ function record(phases: Phases, stderr: string, wall: number): void {
     const m = /^\[tscni\]\s+([\d.]+) ms\s+(?:([\d.]+) ms )?(.*)$/.exec(line);
     if (m === null) continue;
     // Namespaces, veth names and the RSS figures differ per call: one label for all.
-    const label = (m[3] ?? "").replace(/\/var\/run\/netns\/\S+/g, "<ctr>").replace(/veth[0-9a-f]{8}/g, "<veth>").replace(/^exit, .*/, "exit").replace(/: [a-z.,-]+$/, "");
+    const label = (m[3] ?? "").replace(/\/var\/run\/netns\/\S+/g, "<ctr>").replace(/veth[0-9a-f]{8}/g, "<veth>").replace(/^(exit|plugin code loaded), .*/, "$1").replace(/: [a-z.,-]+$/, "");
     add(label, Number(m[1]), m[2] === undefined ? undefined : Number(m[2]));
   }
   add("wall (harness)", wall);

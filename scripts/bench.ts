@@ -11,7 +11,8 @@
  * /usr/lib/cni instead (CNI_PATH=/usr/lib/cni, cniVersion 1.0.0: they predate 1.1.0), so
  * both are measured by the same harness on the same machine. BENCH_BIN=DIR runs another
  * build of ours (a directory with `cni` and its links). BENCH_IPAM=0 skips the host-local
- * allocation benchmark at the end, BENCH_MASQ=0 the bridge-with-ipMasq one against the
+ * allocation benchmark at the end, BENCH_EXEC=0 the interleaved per-exec run against the
+ * reference (scripts/bench-exec.ts), BENCH_MASQ=0 the bridge-with-ipMasq one against the
  * reference (scripts/bench-masq.ts), BENCH_PORTMAP=0 the portmap one (scripts/bench-portmap.ts).
  *
  * Peak RSS is measured apart, through GNU time (`/usr/bin/time -f %M`) when it is there:
@@ -185,6 +186,11 @@ async function outer(): Promise<void> {
   const { runInsideThrowawayHost } = await import("./lib/netns.ts");
   const code = await runInsideThrowawayHost("bench", N, [process.execPath, "run", import.meta.path, "--inner"]);
   if (code !== 0) process.exitCode = code;
+  // Ours against the reference in one interleaved run, with Bun's start floor (scripts/bench-exec.ts).
+  if (process.env.BENCH_EXEC !== "0" && !REFERENCE && existsSync("/usr/lib/cni/bridge")) {
+    console.log("\nper-exec, interleaved with the reference (scripts/bench-exec.ts):");
+    Bun.spawnSync([process.execPath, "run", new URL("./bench-exec.ts", import.meta.url).pathname, "ref", BIN], { stdout: "inherit", stderr: "inherit" });
+  }
   if (process.env.BENCH_IPAM !== "0" && !REFERENCE && existsSync(new URL("./bench-ipam.ts", import.meta.url).pathname)) {
     console.log("\nhost-local allocation (scripts/bench-ipam.ts):");
     Bun.spawnSync([process.execPath, "run", new URL("./bench-ipam.ts", import.meta.url).pathname], { stdout: "inherit", stderr: "inherit" });

@@ -85,6 +85,9 @@ export async function main(argv0: string | undefined, args: readonly string[]): 
     io.stderr(`cni: unknown verb "${verbName}"\n\n${usage()}`);
     return 2;
   }
+  // The binary starts with JIT thresholds raised for one-shot calls (scripts/build.ts);
+  // the daemon is long-lived, so its hot code gets the normal JIT policy.
+  if (verbName === "daemon") Bun.unsafe.setJITPolicy(1);
   const { verb } = await entry.load();
   if (rest.includes("--help") || rest.includes("-h")) {
     io.stdout(verb.help.endsWith("\n") ? verb.help : `${verb.help}\n`);

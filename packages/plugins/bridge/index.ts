@@ -12,7 +12,7 @@ import { rollback } from "../shared/apply.ts";
 import { applyAttachment, fillMacs, requireNetns } from "../shared/attach.ts";
 import { addMasq, delMasq, linkMasqNets, planMasq } from "../shared/masq.ts";
 import { prevResultOf, settleAddresses } from "../shared/lifecycle.ts";
-import { deleteOwnContainerLink, portOf } from "../shared/ownership.ts";
+import { deleteOwnContainerLink, portOf, prevHostNames } from "../shared/ownership.ts";
 import type { PluginPorts } from "../shared/ports.ts";
 import { undoOf } from "../shared/steps.ts";
 import { containerNameTaken, pickVethName, randomMac, randomVethName } from "../shared/veth.ts";
@@ -124,7 +124,7 @@ async function del(ports: PluginPorts, a: CmdArgs): Promise<void> {
   // The addresses the link has before it goes, for the masquerade teardown (§8.1 DEL step 4).
   const masqIps = layer3 && conf.ipMasq && a.netns !== "" ? await linkMasqNets(ports.kernel, a.netns, a.ifName) : [];
   // Only the interface our ADD made goes; a foreign one of that name stays (issue 16).
-  await deleteOwnContainerLink(ports.kernel, a.netns, a.ifName, portOf(conf.bridge), ports.warn);
+  await deleteOwnContainerLink(ports.kernel, a.netns, a.ifName, portOf(conf.bridge), ports.warn, prevHostNames(a.config).filter((n) => n !== conf.bridge));
   // The spoof-check chains go whatever else failed; their errors are only logged (§8.1 DEL step 4).
   if (conf.macspoofchk) await teardownSpoofCheck(ports.firewall, spoofCheckId(a.containerID, a.ifName)).then((f) => f !== undefined && ports.warn(f));
   // IPAM is released even when the namespace is gone (DEL-2); its errors propagate (DEL-6).

@@ -19,7 +19,7 @@ import { checkPtp } from "./check.ts";
 import { parsePtpConfig, validateForAdd } from "./config.ts";
 import { planPtpAdd, type PtpAddPlan } from "./plan.ts";
 import { readCheckView } from "../shared/check-view.ts";
-import { readPtpView } from "./view.ts";
+import { familiesOf, readPtpView } from "./view.ts";
 
 async function add(ports: PluginPorts, a: CmdArgs): Promise<Result100> {
   const conf = parsePtpConfig(a.config);
@@ -32,10 +32,11 @@ async function add(ports: PluginPorts, a: CmdArgs): Promise<Result100> {
   let undoMasq: (() => Promise<void>) | undefined;
   try {
     await requireNetns(ports.kernel, a.netns);
-    let fresh: Awaited<ReturnType<typeof readPtpView>> | undefined = await readPtpView(ports.kernel, a.netns, a.ifName);
+    const families = familiesOf(ipamResult.ips ?? []);
+    let fresh: Awaited<ReturnType<typeof readPtpView>> | undefined = await readPtpView(ports.kernel, a.netns, a.ifName, families);
     if (fresh.containerLinks.some((l) => l.name === a.ifName)) throw containerNameTaken(a.ifName, randomVethName(ports.random));
     const read = async () => {
-      const v = fresh ?? (await readPtpView(ports.kernel, a.netns, a.ifName));
+      const v = fresh ?? (await readPtpView(ports.kernel, a.netns, a.ifName, families));
       fresh = undefined;
       return v;
     };
@@ -76,7 +77,8 @@ async function del(ports: PluginPorts, a: CmdArgs): Promise<void> {
   // The addresses the link has before it goes, for the masquerade teardown (§8.2 DEL step 4).
   const masqIps = conf.ipMasq && a.netns !== "" ? await linkMasqNets(ports.kernel, a.netns, a.ifName) : [];
   // Only the interface our ADD made goes; a foreign one of that name stays (issue 16).
-  await deleteOwnContainerLink(ports.kernel, a.netns, a.ifName, hostEndOf(prevHostNames(a.config)), ports.warn);
+  const hostNames = prevHostNames(a.config);
+  await deleteOwnContainerLink(ports.kernel, a.netns, a.ifName, hostEndOf(hostNames), ports.warn, hostNames);
   // Unlike the reference, also without a netns or an address: the chain and the nft rules
   // are found by name and hash, so a late DEL leaves nothing behind either (DEL-3).
   await delMasq(ports, conf, { ifName: a.ifName, cid: a.containerID }, masqIps);

@@ -14,8 +14,22 @@ import { deleteContainerLink } from "./lifecycle.ts";
 /** Tells whether a host-side veth is the peer our ADD made. */
 export type OwnsPeer = (peer: LinkInfo) => boolean;
 
+/**
+ * The host link of index `index`: first among the links named `hints` (the host-side
+ * names of the cached result, one GETLINK each), else from a dump of the host's links,
+ * which grows with every veth of the host. The same link either way.
+ */
+async function hostLinkByIndex(kernel: Kernel, index: number, hints: readonly string[]): Promise<LinkInfo | undefined> {
+  for (const name of hints) {
+    // A cached result may name anything (DEL-4): a name the kernel refuses is only a miss.
+    const l = await kernel.link(HOST, name).catch(() => undefined);
+    if (l?.index === index) return l;
+  }
+  return (await kernel.links(HOST)).find((l) => l.index === index);
+}
+
 /** The container interface `ifName` when it is a veth whose host-side peer `owns` accepts; undefined otherwise (or when gone). */
-async function ownedLink(kernel: Kernel, netns: string, ifName: string, owns: OwnsPeer): Promise<"ours" | "gone" | "foreign"> {
+async function ownedLink(kernel: Kernel, netns: string, ifName: string, owns: OwnsPeer, hints: readonly string[]): Promise<"ours" | "gone" | "foreign"> {
   let link: LinkInfo | undefined;
   try {
     link = await kernel.link(netns, ifName);
@@ -25,17 +39,20 @@ async function ownedLink(kernel: Kernel, netns: string, ifName: string, owns: Ow
   }
   if (link === undefined) return "gone";
   if (link.kind !== "veth" || link.peerIndex === undefined) return "foreign";
-  const peer = (await kernel.links(HOST)).find((l) => l.index === link.peerIndex && l.kind === "veth");
+  const found = await hostLinkByIndex(kernel, link.peerIndex, hints);
+  const peer = found?.kind === "veth" ? found : undefined;
   return peer !== undefined && owns(peer) ? "ours" : "foreign";
 }
 
 /**
  * DEL's link step: deletes `ifName` in `netns` when it is ours, tolerating a gone namespace
- * or link (DEL-2, DEL-3); a foreign interface of that name stays and `warn` says so.
+ * or link (DEL-2, DEL-3); a foreign interface of that name stays and `warn` says so. The
+ * peer is looked up by the `hostNames` of the cached result first (DEL-4), so a DEL reads
+ * one or two host links, not all of them.
  */
-export async function deleteOwnContainerLink(kernel: Kernel, netns: string, ifName: string, owns: OwnsPeer, warn: (msg: string) => void): Promise<void> {
+export async function deleteOwnContainerLink(kernel: Kernel, netns: string, ifName: string, owns: OwnsPeer, warn: (msg: string) => void, hostNames: readonly string[] = []): Promise<void> {
   if (netns === "" || !(await kernel.netnsExists(netns))) return;
-  const state = await ownedLink(kernel, netns, ifName, owns);
+  const state = await ownedLink(kernel, netns, ifName, owns, hostNames);
   if (state === "foreign") warn(`DEL: left ${ifName} in ${netns} alone: it is not the interface this plugin's ADD made`);
   if (state === "ours") await deleteContainerLink(kernel, netns, ifName);
 }

@@ -10,7 +10,7 @@ import { createNetlinkKernel } from "@tscni/kernel/netlink";
 import { lazyLinuxFirewall } from "./lazy-firewall.ts";
 import { delegatingIpam, invokeExec } from "./ipam.ts";
 import type { PluginPorts } from "./ports.ts";
-import { createTracer, memoryLine, tracedFirewall, tracedIpam, tracedKernel } from "./trace.ts";
+import { createTracer, memoryLine, tracedFirewall, tracedIpam, tracedKernel, usageLine } from "./trace.ts";
 import { cryptoBytes } from "./veth.ts";
 
 /** IPAM plugins this binary carries, by type: loaded only when a network uses them in process. */
@@ -32,7 +32,7 @@ export function realPorts(env: Readonly<Record<string, string | undefined>>, std
   });
   // TSCNI_TRACE=1: every kernel and IPAM call timed on stderr (docs/PERFORMANCE.md).
   const trace = createTracer(env, stderr);
-  trace?.mark("plugin code loaded");
+  trace?.mark(() => `plugin code loaded, ${usageLine()}`);
   if (trace !== undefined) process.once("exit", () => trace.mark(() => `exit, ${memoryLine()}`));
   return {
     kernel: trace === undefined ? kernel : tracedKernel(kernel, trace),

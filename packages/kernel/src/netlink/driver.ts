@@ -219,8 +219,12 @@ export function createNetlinkKernel(opts: NetlinkKernelOptions = {}): Kernel {
         const one = dev === undefined ? undefined : s.link(ns, dev);
         if (dev !== undefined && one === undefined) return [];
         const links = one === undefined ? s.links(ns) : [one];
-        const dump = new MessageBuilder(K.RTM_GETADDR, K.NLM_F_REQUEST | K.NLM_F_DUMP).fixed(8, () => {});
-        const all = decodeAddrs(s.socket(ns).request(dump, K.RTM_NEWADDR), links);
+        // One link's: filtered by the kernel (ifa_index under strict checking, as `ip addr
+        // show dev X` asks), not a dump of every address, which grows with the host's veths.
+        const socket = s.socket(ns);
+        const byIndex = one !== undefined && socket.strict() ? one.index : 0;
+        const dump = new MessageBuilder(K.RTM_GETADDR, K.NLM_F_REQUEST | K.NLM_F_DUMP).fixed(8, (v, at) => v.setUint32(at + 4, byIndex, true));
+        const all = decodeAddrs(socket.request(dump, K.RTM_NEWADDR), links);
         return dev === undefined ? all : all.filter((a) => a.dev === dev);
       }),
     routes: (ns: Netns, family?: 4 | 6, table?: number): Promise<RouteInfo[]> =>

@@ -14,6 +14,7 @@ const NETLINK_ROUTE = 0;
 const SOL_NETLINK = 270;
 const NETLINK_CAP_ACK = 10;
 const NETLINK_EXT_ACK = 11;
+const NETLINK_GET_STRICT_CHK = 12;
 const EINTR = 4;
 
 /** The kernel refused a request: its errno and, when it gave one, its extended-ack message. */
@@ -51,6 +52,7 @@ function decodeError(p: DataView, flags: number): NetlinkError | undefined {
 export class NetlinkSocket {
   private seq = 1;
   private readonly buf = new Uint8Array(1 << 16);
+  private strictChecked: boolean | undefined;
 
   private constructor(
     private readonly c: Libc,
@@ -104,6 +106,17 @@ export class NetlinkSocket {
         if (replyType === undefined || m.type === replyType) out.push(m.payload);
       }
     }
+  }
+
+  /**
+   * Turns on strict checking of dump requests (NETLINK_GET_STRICT_CHK, Linux 4.20), as
+   * iproute2 does on every socket: the kernel then honours the filters a dump's header
+   * names (an address dump's `ifa_index`) instead of sending everything. False when the
+   * kernel does not know the option; the caller then filters what it receives.
+   */
+  strict(): boolean {
+    this.strictChecked ??= this.c.setsockopt(this.fd, SOL_NETLINK, NETLINK_GET_STRICT_CHK, Uint8Array.of(1, 0, 0, 0), 4) === 0;
+    return this.strictChecked;
   }
 
   /** Closes the socket. */
