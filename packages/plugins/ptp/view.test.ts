@@ -26,6 +26,7 @@ function recordingKernel(calls: string[]): Kernel {
       calls.push(`${ns === HOST ? "host" : ns} ${family ?? "all"}`);
       return HOST_ROUTES.filter((r) => family === undefined || r.family === family);
     },
+    rules: async () => [],
     sysctl: async (_ns, key) => (key.startsWith("net.ipv6") ? "0" : "1"),
   };
 }

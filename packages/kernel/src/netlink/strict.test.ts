@@ -7,7 +7,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { libc } from "../libc.ts";
-import { canUseRealKernel, createThrowawayNetns, deleteThrowawayNetns } from "../linux/throwaway.ts";
+import { canUseRealKernel, createThrowawayNetns, deleteThrowawayNetns } from "../testing/throwaway.ts";
 import { within } from "../netns.ts";
 import * as K from "./constants.ts";
 import { createNetlinkKernel } from "./driver.ts";
