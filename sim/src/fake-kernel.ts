@@ -10,7 +10,7 @@
  * operationally up (connected.ts); a bridge keeps its own MAC and MTU whatever its ports;
  * only the sysctls in sysctl-store.ts exist.
  */
-import { HOST, KernelError, type AddrInfo, type Kernel, type KernelBatch, type KernelOp, type LinkInfo, type Netns, type RouteInfo } from "@tscni/kernel";
+import { HOST, KernelError, type AddrInfo, type Kernel, type KernelBatch, type KernelOp, type LinkInfo, type Netns, type QdiscInfo, type RouteInfo } from "@tscni/kernel";
 import { applyAddr } from "./addresses.ts";
 import { onLinkUp, settleAddrconf } from "./connected.ts";
 import { assertInvariants } from "./invariants.ts";
@@ -19,9 +19,10 @@ import { bridgeVlan, deleteLink, moveLink, setBridgePort, setLink } from "./link
 import { removeLink } from "./link-remove.ts";
 import { applyRoute } from "./routes.ts";
 import { addrInfos, linkInfos, routeInfos, snapshotOf, type NamespaceSnapshot } from "./snapshot.ts";
-import { requireNs, type NsState, type World } from "./state.ts";
+import { requireLink, requireNs, type NsState, type World } from "./state.ts";
 import { defaultNsSysctls } from "./sysctl-store.ts";
 import { readSysctl, setSysctl } from "./sysctls.ts";
+import { applyTc, qdiscInfos } from "./fake-tc.ts";
 
 /** Decides whether the op about to run fails: `index` counts every op this kernel has run, `batchIndex` the op's place in its batch. */
 export type FailurePredicate = (op: KernelOp, index: number, batchIndex: number) => boolean;
@@ -50,6 +51,10 @@ function interpret(world: World, op: KernelOp): void {
     case "route.add":
     case "route.del": return applyRoute(world, op);
     case "sysctl.set": return setSysctl(requireNs(world, op.ns), op);
+    case "ifb.add":
+    case "qdisc.add":
+    case "qdisc.del":
+    case "filter.add": return applyTc(world, op);
   }
 }
 
@@ -200,6 +205,11 @@ export class FakeKernel implements Kernel {
   /** A sysctl value, or undefined when the key does not exist. */
   async sysctl(ns: Netns, key: string): Promise<string | undefined> {
     return readSysctl(this.#ns(ns), key);
+  }
+
+  /** The qdiscs of a link (fake-tc.ts). */
+  async qdiscs(ns: Netns, dev: string): Promise<QdiscInfo[]> {
+    return qdiscInfos(requireLink(this.#ns(ns), dev));
   }
 
   /** Plain data of one namespace: links, addresses, routes, sysctls, bridge VLANs. */

@@ -6,6 +6,7 @@ import type { AddrInfo, LinkInfo, Netns, RouteInfo } from "@tscni/kernel";
 import { formatAddr, formatPrefix, network } from "@tscni/spec/ipnet";
 import { operState } from "./operstate.ts";
 import type { NsState, Route, World } from "./state.ts";
+import { tcTable, type LinkTc } from "./fake-tc.ts";
 
 /** Everything observable about one namespace. */
 export interface NamespaceSnapshot {
@@ -20,6 +21,8 @@ export interface NamespaceSnapshot {
   sysctls: Record<string, string>;
   /** Bridge VLANs per device (`bridge vlan show`), sorted by VLAN id. */
   bridgeVlans: Record<string, { vid: number; pvid: boolean; untagged: boolean }[]>;
+  /** Qdiscs and filters added to links, by link name (fake-tc.ts). */
+  tc: Record<string, LinkTc>;
 }
 
 /** Links of a namespace as the Kernel port reports them. */
@@ -105,5 +108,5 @@ export function snapshotOf(world: World, ns: NsState): NamespaceSnapshot {
     if (!l.vlans) continue;
     bridgeVlans[l.name] = [...l.vlans.entries()].sort(([a], [b]) => a - b).map(([vid, e]) => ({ vid, ...e }));
   }
-  return { ns: ns.path, links: linkInfos(world, ns), addresses: addrInfos(ns), routes: routeInfos(ns), sysctls: sysctlTable(ns), bridgeVlans };
+  return { ns: ns.path, links: linkInfos(world, ns), addresses: addrInfos(ns), routes: routeInfos(ns), sysctls: sysctlTable(ns), bridgeVlans, tc: tcTable(ns.links.values()) };
 }

@@ -7,7 +7,7 @@ import { KernelError, type Netns, type RouteScope } from "@tscni/kernel";
 import { type IP, type IPNet } from "@tscni/spec/ipnet";
 
 /** Link kinds the fake kernel models. */
-export type LinkKind = "loopback" | "veth" | "bridge" | "vlan";
+export type LinkKind = "loopback" | "veth" | "bridge" | "vlan" | "ifb";
 
 /** A VLAN entry on a bridge port or bridge (`bridge vlan`). */
 export interface VlanEntry {
@@ -40,6 +40,8 @@ export interface Link {
   parent?: number;
   /** IPv6 addrconf ran since the link last came up (its link-local address was made). */
   addrconfDone?: boolean;
+  /** Qdiscs and filters (fake-tc.ts). */
+  tc?: import("./fake-tc.ts").LinkTc;
 }
 
 /** An address on a link. */

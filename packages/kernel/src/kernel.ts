@@ -3,6 +3,7 @@
  * {@link KernelOp}; reads return typed snapshots of one namespace.
  */
 import type { KernelBatch, Netns, RouteScope } from "./ops.ts";
+import type { QdiscInfo } from "./ops-tc.ts";
 
 /** A link as seen in one namespace. */
 export interface LinkInfo {
@@ -98,4 +99,6 @@ export interface Kernel {
   routes(ns: Netns, family?: 4 | 6): Promise<RouteInfo[]>;
   /** A sysctl value (dotted key), or undefined when the key does not exist. */
   sysctl(ns: Netns, key: string): Promise<string | undefined>;
+  /** The qdiscs of link `dev` in the kernel's dump order (root first); KernelError `not-found` when there is no such link. */
+  qdiscs(ns: Netns, dev: string): Promise<QdiscInfo[]>;
 }

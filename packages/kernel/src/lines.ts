@@ -5,9 +5,10 @@
  */
 import { KernelError } from "./kernel.ts";
 import { HOST, type KernelOp, type Netns, type RouteOp } from "./ops.ts";
+import { renderTcOp } from "./lines-tc.ts";
 
 /** Which program reads a line. */
-export type Tool = "ip" | "bridge" | "sysctl";
+export type Tool = "ip" | "bridge" | "sysctl" | "tc";
 
 /** An operation rendered for its tool: `ip`/`bridge` lines omit the program name. */
 export interface OpLine {
@@ -134,5 +135,10 @@ export function renderOp(op: KernelOp, hostRef: string): OpLine {
       if (!isSysctlKey(op.key)) throw new KernelError("invalid", `invalid sysctl key "${op.key}"`);
       if (/[\n\0]/.test(op.value)) throw new KernelError("invalid", `sysctl "${op.key}" value must be one line`);
       return { tool: "sysctl", line: `${tok(op.key)}=${op.value}` };
+    case "ifb.add":
+    case "qdisc.add":
+    case "qdisc.del":
+    case "filter.add":
+      return renderTcOp(op);
   }
 }

@@ -8,6 +8,8 @@
  * itself runs in (the runtime's namespace, P-1).
  */
 
+import type { TcOp } from "./ops-tc.ts";
+
 /** The plugin's own network namespace (P-1). */
 export const HOST = "host" as const;
 
@@ -163,7 +165,8 @@ export type KernelOp =
   | LinkDel
   | AddrOp
   | RouteOp
-  | SysctlSet;
+  | SysctlSet
+  | TcOp;
 
 /** A batch: applied in order, stopping at the first failure. */
 export type KernelBatch = readonly KernelOp[];

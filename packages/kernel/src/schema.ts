@@ -8,6 +8,7 @@ import * as v from "valibot";
 import { parseIP } from "@tscni/spec";
 import { isSysctlKey } from "./lines.ts";
 import type { KernelBatch, KernelOp } from "./ops.ts";
+import { FilterAddSchema, IfbAddSchema, QdiscAddSchema, QdiscDelSchema } from "./schema-tc.ts";
 
 const BATCH_UNSAFE = /[\s"'\\]/;
 
@@ -140,6 +141,10 @@ export const KernelOpSchema = v.variant("op", [
   AddrOpSchema,
   RouteOpSchema,
   SysctlSetSchema,
+  IfbAddSchema,
+  QdiscAddSchema,
+  QdiscDelSchema,
+  FilterAddSchema,
 ]);
 
 /** Schema of a {@link KernelBatch}: an array of operations. */

@@ -44,6 +44,7 @@ describe("linksNamed", () => {
       addresses: (n, d) => k.addresses(n, d),
       routes: (n, f) => k.routes(n, f),
       sysctl: (n, key) => k.sysctl(n, key),
+      qdiscs: (n, dev) => k.qdiscs(n, dev),
     };
     await linksNamed(spy, HOST, ["br0", "v1"]);
     expect(calls).toEqual(["link br0", "link v1"]);

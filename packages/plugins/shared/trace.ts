@@ -47,6 +47,7 @@ export function tracedKernel(k: Kernel, t: Tracer): Kernel {
     addresses: (ns, dev) => t.span(`kernel.addresses ${ns} ${dev ?? ""}`, () => k.addresses(ns, dev)),
     routes: (ns, family) => t.span(`kernel.routes ${ns} ${family ?? ""}`, () => k.routes(ns, family)),
     sysctl: (ns, key) => t.span(`kernel.sysctl ${ns} ${key}`, () => k.sysctl(ns, key)),
+    qdiscs: (ns, dev) => t.span(`kernel.qdiscs ${ns} ${dev}`, () => k.qdiscs(ns, dev)),
   };
 }
 

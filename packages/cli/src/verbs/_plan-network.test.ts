@@ -23,6 +23,7 @@ function readOnlyKernel(extraHostLinks: LinkInfo[] = []): Kernel {
     addresses: async () => [],
     routes: async () => [],
     sysctl: async (_ns, key) => (key.endsWith("disable_ipv6") ? "0" : key.includes("forward") ? "0" : undefined),
+    qdiscs: async () => [],
   };
 }
 

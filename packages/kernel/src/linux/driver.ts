@@ -11,6 +11,7 @@ import { classify, reason, segmentError } from "./errors.ts";
 import { parseAddrs, parseLinks, parseRoutes } from "./parse.ts";
 import { createNsenterRunner, isNetnsFile, toolPath, type NsRunner, type RunResult } from "./runner.ts";
 import { createSetnsRunner } from "./setns.ts";
+import { createNetlinkKernel } from "../netlink/driver.ts";
 
 /** Options of {@link createLinuxKernel}. */
 export interface LinuxKernelOptions {
@@ -37,7 +38,7 @@ export function createLinuxKernel(opts: LinuxKernelOptions = {}): Kernel {
   let runner: Promise<NsRunner> | undefined;
   const ready = (): Promise<NsRunner> =>
     (runner ??= opts.netnsSwitch === "nsenter" ? Promise.resolve(createNsenterRunner()) : createSetnsRunner());
-  const tools = { ip: toolPath("ip"), bridge: toolPath("bridge") };
+  const tools = { ip: toolPath("ip"), bridge: toolPath("bridge"), tc: toolPath("tc") };
   const where = (ns: Netns): string | undefined => (ns === HOST ? opts.host : ns);
 
   function runSegment(r: NsRunner, ops: readonly KernelOp[], seg: Segment): void {
@@ -123,5 +124,8 @@ export function createLinuxKernel(opts: LinuxKernelOptions = {}): Kernel {
       const r = await ready();
       return r.readFile(where(ns), sysctlPath(key))?.replace(/\n$/, "");
     },
+    // `tc -json` prints a tbf's burst and latency, not the limit and buffer CHECK compares:
+    // read the same dump the netlink driver reads.
+    qdiscs: (ns: Netns, dev: string) => createNetlinkKernel(opts.host === undefined ? {} : { host: opts.host }).qdiscs(ns, dev),
   };
 }

@@ -19,6 +19,7 @@ import { libc, type Libc } from "../libc.ts";
 import { homeFd, openNetns, readSysctlFile, within, writeSysctlFile } from "../netns.ts";
 import { NetlinkError, NetlinkSocket } from "./socket.ts";
 import { attrs, attrStr, MessageBuilder } from "./wire.ts";
+import { readQdiscs } from "./read-tc.ts";
 
 /** Options of {@link createNetlinkKernel}. */
 export interface NetlinkKernelOptions {
@@ -234,5 +235,6 @@ export function createNetlinkKernel(opts: NetlinkKernelOptions = {}): Kernel {
       if (!isSysctlKey(key)) throw new KernelError("invalid", `invalid sysctl key "${key}"`);
       return readSysctlFile(await libc(), where(ns), sysctlPath(key))?.replace(/\n$/, "");
     },
+    qdiscs: (ns: Netns, dev: string) => read(ns, `qdisc show dev ${dev}`, (s) => readQdiscs(s.socket(ns), s.link(ns, dev)?.index, dev)),
   };
 }

@@ -7,6 +7,7 @@
 import type { KernelOp, Netns, RouteOp } from "../ops.ts";
 import * as K from "./constants.ts";
 import { cidrBytes, ipBytes, macBytes } from "./text.ts";
+import { encodeTcOp } from "./encode-tc.ts";
 import { MessageBuilder } from "./wire.ts";
 
 /** A refusal iproute2 prints before sending anything; `text` is what it prints. */
@@ -229,6 +230,11 @@ export function encodeOp(op: Exclude<KernelOp, { op: "sysctl.set" }>, ctx: Encod
     case "route.add":
     case "route.del":
       return route(op, ctx);
+    case "ifb.add":
+    case "qdisc.add":
+    case "qdisc.del":
+    case "filter.add":
+      return encodeTcOp(op, ctx);
   }
 }
 
