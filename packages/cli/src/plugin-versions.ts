@@ -16,6 +16,8 @@ export const PLUGIN_VERSIONS: Readonly<Record<string, readonly string[]>> = {
   portmap: VERSIONS,
   // The reference firewall plugin starts at 0.4.0 (firewall.go VersionsStartingFrom).
   firewall: versionsStartingFrom("0.4.0"),
+  // The reference bandwidth plugin starts at 0.3.0 (main.go VersionsStartingFrom).
+  bandwidth: versionsStartingFrom("0.3.0"),
 };
 
 /** The VERSION reply of a plugin, exactly as the skel prints it (compact JSON, newline). */

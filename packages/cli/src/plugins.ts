@@ -12,5 +12,6 @@ export const PLUGINS: Readonly<Record<string, () => Promise<{ main: (io: Command
   ptp: () => import("@tscni/plugins/ptp"),
   portmap: () => import("@tscni/plugins/portmap"),
   firewall: () => import("@tscni/plugins/firewall"),
+  bandwidth: () => import("@tscni/plugins/bandwidth"),
   "cni-shim": () => import("@tscni/server/shim"),
 };
