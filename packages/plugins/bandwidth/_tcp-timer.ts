@@ -4,6 +4,8 @@
  * of stream) when it closes; `send ADDR PORT BYTES` connects and writes that many bytes.
  * Bun sockets, so no nc/iperf3 is needed.
  */
+export {};
+
 const [mode, host, portText, bytesText] = process.argv.slice(2);
 const port = Number(portText);
 

@@ -41,7 +41,7 @@ function counting(): (n: number) => Uint8Array {
   return (n) => Uint8Array.from({ length: n }, () => next++ & 0xff);
 }
 
-function args(id: number, command: string, config: Record<string, unknown>): CmdArgs {
+function args(id: number, command: string, config: CmdArgs["config"]): CmdArgs {
   return { command, containerID: `c${id}`, netns: `/var/run/netns/bwp${id}`, ifName: "eth0", args: "", path: "/opt/cni/bin", stdinData: new Uint8Array(), config };
 }
 
@@ -57,12 +57,12 @@ describe("bridge + bandwidth on the fake kernel", () => {
           ...(s.ingress && { ingressRate: s.ingress.rate, ingressBurst: s.ingress.burst }),
           ...(s.egress && { egressRate: s.egress.rate, egressBurst: s.egress.burst }),
         };
-        const bw = (prevResult: Result100 | undefined) => ({
+        const bw = (prevResult: Result100 | undefined): CmdArgs["config"] => ({
           cniVersion: "1.0.0",
           name: "bwnet",
           type: "bandwidth",
           ...(s.viaCapability ? { runtimeConfig: { bandwidth: entry } } : entry),
-          ...(prevResult && { prevResult }),
+          ...(prevResult && { prevResult: prevResult as unknown as Record<string, unknown> }),
         });
         const h = bandwidthDefinition(k).handlers;
         const results = new Map<number, Result100>();
