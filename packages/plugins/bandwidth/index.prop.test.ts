@@ -88,7 +88,7 @@ describe("bridge + bandwidth on the fake kernel", () => {
         for (const id of ids) {
           await h.del!(args(id, "DEL", bw(results.get(id))));
           const ports: PluginPorts = { kernel: k, firewall: new FakeFirewall(), ipam: ipamFor(id), random: counting(), sleep: async () => {}, warn: () => {} };
-          await bridgeHandlers(ports).del!(args(id, "DEL", { cniVersion: "1.0.0", name: "bwnet", type: "bridge", bridge: "cni-bw0", isGateway: true, ipam: { type: "memory" }, prevResult: results.get(id) }));
+          await bridgeHandlers(ports).del!(args(id, "DEL", { cniVersion: "1.0.0", name: "bwnet", type: "bridge", bridge: "cni-bw0", isGateway: true, ipam: { type: "memory" }, prevResult: results.get(id) as unknown as Record<string, unknown> }));
         }
         // The bridge itself stays, as the reference bridge's DEL leaves it: compare without it.
         const after = k.namespaces().map((ns) => k.snapshot(ns));

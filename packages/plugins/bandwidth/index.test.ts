@@ -61,7 +61,7 @@ describe("bandwidth on the fake kernel", () => {
     const before = k.snapshot(HOST);
     const result = await bandwidthDefinition(k).handlers.add!(args({ runtimeConfig: { bandwidth: {} } }));
     // The previous result in the current version's form; the skel prints it in the config's.
-    expect(result).toEqual({ ...(args().config.prevResult as Result100), cniVersion: "1.1.0" });
+    expect(result).toEqual({ ...(args().config.prevResult as unknown as Result100), cniVersion: "1.1.0" });
     expect(k.snapshot(HOST)).toEqual(before);
   });
 
