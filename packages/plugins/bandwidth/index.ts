@@ -18,10 +18,19 @@ import { ifbName, planBandwidthAdd, planRollback, shapesEgress, shapesIngress } 
 
 const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
+/**
+ * A kernel refusal as vishvananda/netlink reports it: the errno as Go spells it ("file
+ * exists", "invalid argument"), not iproute2's line or the kernel's extended ack.
+ */
+function goErrno(err: unknown): string {
+  if (err instanceof KernelError && err.kind === "exists") return "file exists";
+  const errno = /RTNETLINK answers: (.+)$/.exec(message(err))?.[1];
+  return errno === undefined ? message(err) : errno.charAt(0).toLowerCase() + errno.slice(1);
+}
+
 /** The reference's wording of a failed step, by the op that failed (ifb_creator.go). */
 function stepError(op: KernelOp | undefined, ifb: string, err: unknown): Error {
-  // vishvananda/netlink reports the errno as Go spells it, not the kernel's extended ack.
-  const m = err instanceof KernelError && err.kind === "exists" ? "file exists" : message(err);
+  const m = goErrno(err);
   if (op?.op === "ifb.add") return new Error(`adding link: ${m}`);
   if (op?.op === "filter.add") return new Error(`add filter: ${m}`);
   if (op?.op === "qdisc.add" && op.kind === "ingress") return new Error(`create ingress qdisc: ${m}`);
