@@ -126,3 +126,22 @@ describe("cni plan <network> <netns>", () => {
     expect(plan.notes.some((n) => n.startsWith("firewall"))).toBe(false);
   });
 });
+
+describe("planNetwork with a chained bandwidth plugin", () => {
+  test("plans the tbf, ifb and redirect on the bridge's planned host veth, printed as tc lines", async () => {
+    const { env } = setup("bwchain", [
+      { type: "bridge", bridge: "cni0", mtu: 1400, ipam: { type: "host-local", dataDir: "DATA", ranges: [[{ subnet: "198.18.0.0/24" }]] } },
+      { type: "bandwidth", ingressRate: 8000000, ingressBurst: 80000, egressRate: 16000000, egressBurst: 160000 },
+    ]);
+    const plan = await planNetwork("web", "/var/run/netns/plan7", { env, kernel: readOnlyKernel(), random: counting() });
+    const veth = plan.ops.find((o) => o.op === "veth.add");
+    const hostVeth = veth?.op === "veth.add" ? (veth.ns === HOST ? veth.name : veth.peer.name) : "?";
+    const tail = plan.ops.slice(-5).map((o) => o.op);
+    expect(tail).toEqual(["qdisc.add", "ifb.add", "qdisc.add", "filter.add", "qdisc.add"]);
+    const script = renderBatch(plan.ops);
+    expect(script).toContain(`qdisc add dev ${hostVeth} root handle 1: tbf rate 8000000bit burst 10000 limit 35000`);
+    expect(script).toMatch(/link add bwp[0-9a-f]{12} mtu 1400 txqueuelen 0 up type ifb/);
+    expect(script).toContain("tc -batch -");
+    expect(plan.notes.some((n) => n.startsWith("bandwidth"))).toBe(false);
+  });
+});
