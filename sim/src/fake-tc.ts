@@ -1,9 +1,10 @@
 /**
  * Traffic control in the fake kernel: `ifb.add` creates an ifb link; `qdisc.add`,
  * `qdisc.del` and `filter.add` keep each link's qdiscs and filters on the link itself, so
- * they go with it when it is deleted (as the kernel destroys a device's qdiscs). A link
+ * they go with it when it is deleted (as the kernel destroys a device's qdiscs). An up link
  * without a root qdisc reports `noqueue 0: root`, as Linux 6.18 does for every kind the
- * fake models. Simplifications: one root and one ingress qdisc per link (no classful
+ * fake models (a never-up link has the hidden noop qdisc). Simplifications: a link that
+ * went down again keeps its noqueue in Linux, not in the fake; one root and one ingress qdisc per link (no classful
  * qdiscs), filters only on the ingress qdisc, and a filter's actions name their target by
  * name (the kernel keeps the index).
  */
@@ -49,7 +50,8 @@ function delQdisc(world: World, op: QdiscDel): void {
   const link = requireLink(requireNs(world, op.ns), op.dev);
   const tc = tcOf(link);
   const at = tc.qdiscs.findIndex((q) => q.parent === op.parent);
-  if (at < 0) throw new KernelError("not-found", `cannot delete qdisc with handle of zero on "${op.dev}" (No such file or directory)`);
+  // EINVAL both: the root then is the builtin noop or the default noqueue, whose handle is 0.
+  if (at < 0) throw new KernelError("invalid", op.parent === TC_H_ROOT ? `cannot delete qdisc with handle of zero on "${op.dev}"` : `invalid handle: no qdisc at ${op.parent} on "${op.dev}"`);
   const [gone] = tc.qdiscs.splice(at, 1);
   // A qdisc takes the filters attached to it.
   tc.filters = tc.filters.filter((f) => f.parent !== gone?.handle);
@@ -79,10 +81,10 @@ export function applyTc(world: World, op: TcOp): void {
   }
 }
 
-/** The qdiscs of a link as the Kernel port reads them: `noqueue` at the root when none was added. */
+/** The qdiscs of a link as the Kernel port reads them: `noqueue` at the root of an up link when none was added. */
 export function qdiscInfos(link: Link): QdiscInfo[] {
   const added = link.tc?.qdiscs ?? [];
-  const root: QdiscInfo[] = added.some((q) => q.parent === TC_H_ROOT) ? [] : [{ dev: link.name, kind: "noqueue", handle: 0, parent: TC_H_ROOT }];
+  const root: QdiscInfo[] = !link.up || added.some((q) => q.parent === TC_H_ROOT) ? [] : [{ dev: link.name, kind: "noqueue", handle: 0, parent: TC_H_ROOT }];
   return [...root, ...added.map((q) => ({ ...q, dev: link.name, ...(q.tbf !== undefined && { tbf: { ...q.tbf } }) }))];
 }
 

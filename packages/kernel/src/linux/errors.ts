@@ -15,7 +15,7 @@ const KINDS: readonly [KernelErrorKind, RegExp][] = [
   ["unreachable", /Nexthop has invalid gateway|Network is unreachable|No route to host|Device for nexthop is not up|Nexthop device is not up|Network is down/],
   [
     "invalid",
-    /Invalid argument|is wrong|is expected rather than|Invalid |less than|greater than|out of range|Unknown device type|Cannot assign requested address|Garbage instead of arguments|Operation not supported|netns is immutable|[Cc]an ?not enslave|Not enough information|[Ee]rror: either/,
+    /Invalid argument|is wrong|is expected rather than|Invalid |less than|greater than|out of range|Unknown device type|Cannot assign requested address|Garbage instead of arguments|Operation not supported|netns is immutable|[Cc]an ?not enslave|Not enough information|[Ee]rror: either|qdisc with handle of zero/,
   ],
 ];
 
