@@ -11,7 +11,6 @@ import { classify, reason, segmentError } from "./errors.ts";
 import { parseAddrs, parseLinks, parseRoutes } from "./parse.ts";
 import { createNsenterRunner, isNetnsFile, toolPath, type NsRunner, type RunResult } from "./runner.ts";
 import { createSetnsRunner } from "./setns.ts";
-import { createNetlinkKernel } from "../netlink/driver.ts";
 
 /** Options of {@link createLinuxKernel}. */
 export interface LinuxKernelOptions {
@@ -125,7 +124,7 @@ export function createLinuxKernel(opts: LinuxKernelOptions = {}): Kernel {
       return r.readFile(where(ns), sysctlPath(key))?.replace(/\n$/, "");
     },
     // `tc -json` prints a tbf's burst and latency, not the limit and buffer CHECK compares:
-    // read the same dump the netlink driver reads.
-    qdiscs: (ns: Netns, dev: string) => createNetlinkKernel(opts.host === undefined ? {} : { host: opts.host }).qdiscs(ns, dev),
+    // read the same dump the netlink driver reads (loaded only for this read).
+    qdiscs: async (ns: Netns, dev: string) => (await import("../netlink/driver.ts")).createNetlinkKernel(opts.host === undefined ? {} : { host: opts.host }).qdiscs(ns, dev),
   };
 }
