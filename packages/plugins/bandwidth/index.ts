@@ -121,6 +121,7 @@ function rethrow(err: unknown): never {
 }
 
 export { planBandwidthAdd, ifbName } from "./plan.ts";
+export { planChained } from "./plan-chained.ts";
 export { parseBandwidthConfig } from "./config.ts";
 export { tbfParams } from "./tbf.ts";
 
@@ -128,26 +129,4 @@ export { tbfParams } from "./tbf.ts";
 export async function main(io: PluginIO): Promise<number> {
   const kernel = io.env.TSCNI_KERNEL === "iproute2" ? (await import("@tscni/kernel/linux")).createLinuxKernel() : (await import("@tscni/kernel/netlink")).createNetlinkKernel();
   return pluginMain(bandwidthDefinition(kernel), io);
-}
-
-/**
- * What ADD would do after the interface plugin's planned ops (`cni plan`): the host end is
- * the planned veth whose other end is the container's interface, with that veth's MTU.
- * Applies nothing; reads nothing.
- */
-export async function planChained(a: CmdArgs, prev: Result100, planned: readonly KernelOp[]): Promise<{ firewall: []; notes: string[]; ops: KernelOp[] }> {
-  const conf = parseBandwidthConfig({ ...a.config, prevResult: undefined });
-  const bw = conf.bandwidth;
-  if (bw === undefined || isZero(bw)) return { firewall: [], notes: [], ops: [] };
-  let host: { name: string; mtu: number } | undefined;
-  for (const op of planned) {
-    if (op.op !== "veth.add") continue;
-    if (op.ns === a.netns && op.name === a.ifName && op.peer.ns === HOST) host = { name: op.peer.name, mtu: op.peer.mtu ?? op.mtu ?? 1500 };
-    if (op.peer.ns === a.netns && op.peer.name === a.ifName && op.ns === HOST) host = { name: op.name, mtu: op.mtu ?? op.peer.mtu ?? 1500 };
-  }
-  if (host === undefined || !(prev.interfaces ?? []).some((i) => (i.sandbox ?? "") === "" && i.name === host.name)) {
-    return { firewall: [], notes: ["bandwidth: not planned (no planned veth peer of the container interface in the host namespace)"], ops: [] };
-  }
-  const ops = planBandwidthAdd(bw, { hostIf: host.name, hostMtu: host.mtu, ifb: ifbName(conf.name, a.containerID) });
-  return { firewall: [], notes: [], ops };
 }
