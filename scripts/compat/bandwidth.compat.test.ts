@@ -170,6 +170,24 @@ describe.skipIf(skip !== undefined)("bandwidth against the reference v1.1.1", ()
     }
   });
 
+  test("ADD and CHECK fail alike without a veth peer or a netns", async () => {
+    const shape = SHAPES[0]!;
+    const run = async (dir: string, w: World, command: string, netns: string, ifName: string) => {
+      const env = { PATH: process.env.PATH ?? "/usr/sbin:/usr/bin:/sbin:/bin", CNI_COMMAND: command, CNI_CONTAINERID: CID, CNI_NETNS: netns, CNI_IFNAME: ifName, CNI_PATH: dir };
+      const proc = Bun.spawn(["ip", "netns", "exec", w.host, join(dir, "bandwidth")], { env, stdin: new TextEncoder().encode(JSON.stringify(conf(netns, shape))), stdout: "pipe" });
+      const [stdout, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+      return [code, (JSON.parse(stdout) as { msg: string }).msg.replaceAll(w.netns(0), "NETNS")];
+    };
+    for (const command of ["ADD", "CHECK"]) {
+      for (const [netns, ifName] of [["", "lo"], ["", "eth9"], ["/var/run/netns/tscni-bw-gone", "eth0"]] as const) {
+        const r = await run(REFERENCE_PLUGINS, ref, command, netns || ref.netns(0), ifName);
+        const o = await run(OUR_BIN_DIR, ours, command, netns || ours.netns(0), ifName);
+        expect(o).toEqual(r);
+      }
+    }
+    expect(await ifbs(ours.host)).toEqual([]);
+  });
+
   for (const bad of [{ ingressRate: 1000 }, { egressBurst: 1000 }, { egressRate: 1, egressBurst: 34_359_738_360 }, { ingressRate: -1 }, { runtimeConfig: { bandwidth: { egressRate: "x" } } }]) {
     test(`an invalid config fails with the reference's message (${JSON.stringify(bad)})`, async () => {
       const r = await refBw("ADD", conf(ref.netns(0), bad));

@@ -8,7 +8,7 @@ import type { Result100 } from "@tscni/spec";
 
 /** The reference's error when the netns cannot be opened (ns.GetNS; its %q of a nil NetNS included). */
 export function netnsOpenError(netns: string): Error {
-  return new Error(`failed to open netns "%!q(<nil>)": failed to Statfs "${netns}": no such file or directory`);
+  return new Error(`failed to open netns %!q(<nil>): failed to Statfs "${netns}": no such file or directory`);
 }
 
 /** The veth peer index of `ifName` in `netns`, or the reference's reason there is none. */

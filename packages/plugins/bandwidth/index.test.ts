@@ -78,6 +78,8 @@ describe("bandwidth on the fake kernel", () => {
     const other = { cniVersion: "1.0.0", interfaces: [{ name: "vethX" }, { name: "eth0", sandbox: NS }] };
     expect((await failure(h.add!(args({ ...limits, prevResult: other })))).msg).toBe("no veth peer of container interface found in host ns");
     expect((await failure(h.add!(args({ ...limits, prevResult: { cniVersion: "1.0.0" } })))).msg).toBe("no interfaces provided");
+    // Go's %q of the nil NetNS the reference formats, as it prints it.
+    expect((await failure(h.add!({ ...args(limits), netns: "/var/run/netns/gone" }))).msg).toBe('failed to open netns %!q(<nil>): failed to Statfs "/var/run/netns/gone": no such file or directory');
     expect(k.snapshot(HOST).tc).toEqual({});
   });
 
