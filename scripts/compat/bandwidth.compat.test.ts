@@ -188,7 +188,7 @@ describe.skipIf(skip !== undefined)("bandwidth against the reference v1.1.1", ()
     expect(await ifbs(ours.host)).toEqual([]);
   });
 
-  for (const bad of [{ ingressRate: 1000 }, { egressBurst: 1000 }, { egressRate: 1, egressBurst: 34_359_738_360 }, { ingressRate: -1 }, { runtimeConfig: { bandwidth: { egressRate: "x" } } }]) {
+  for (const bad of [{ ingressRate: 1000 }, { egressBurst: 1000 }, { egressRate: 1, egressBurst: 34_359_738_360 }, { ingressRate: -1 }, { runtimeConfig: { bandwidth: { egressRate: "x" } } }, { runtimeConfig: 5 }, { runtimeConfig: { bandwidth: [1] } }]) {
     test(`an invalid config fails with the reference's message (${JSON.stringify(bad)})`, async () => {
       const r = await refBw("ADD", conf(ref.netns(0), bad));
       const o = await ourBw("ADD", conf(ours.netns(0), bad));

@@ -67,6 +67,13 @@ describe("parseBandwidthConfig", () => {
     expect(error({ ...base, egressRate: "1000" }).msg).toBe("failed to parse network configuration: json: cannot unmarshal string into Go struct field PluginConf.egressRate of type uint64");
   });
 
+  test("names a number's value only when it goes into a number, as Go does", () => {
+    expect(error({ ...base, runtimeConfig: 5 }).msg).toBe(
+      'failed to parse network configuration: json: cannot unmarshal number into Go struct field PluginConf.runtimeConfig of type struct { Bandwidth *main.BandwidthEntry "json:\\"bandwidth,omitempty\\"" }',
+    );
+    expect(error({ ...base, runtimeConfig: { bandwidth: 5 } }).msg).toBe("failed to parse network configuration: json: cannot unmarshal number into Go struct field .runtimeConfig.bandwidth of type main.BandwidthEntry");
+  });
+
   test("parses the previous result into the current version", () => {
     const conf = parseBandwidthConfig({ ...base, cniVersion: "0.3.1", prevResult: { cniVersion: "0.3.1", interfaces: [{ name: "veth1" }], ips: [{ version: "4", address: "198.18.0.2/24" }] } });
     expect(conf.prevResult?.interfaces).toEqual([{ name: "veth1" }]);

@@ -46,7 +46,7 @@ const Schema = v.looseObject(
     name: goString,
     type: goString,
     prevResult: v.nullish(goObject({}, "map[string]interface {}")),
-    runtimeConfig: v.nullish(goObject({ bandwidth: v.nullish(goObject(entrySchema, "main.BandwidthEntry")) }, "struct { Bandwidth *main.BandwidthEntry }")),
+    runtimeConfig: v.nullish(goObject({ bandwidth: v.nullish(goObject(entrySchema, "main.BandwidthEntry")) }, 'struct { Bandwidth *main.BandwidthEntry "json:\\"bandwidth,omitempty\\"" }')),
     ...entrySchema,
   },
   "main.PluginConf",
@@ -75,9 +75,10 @@ function foldConfig(config: unknown): unknown {
   return top;
 }
 
-function jsonKind(x: unknown): string {
+function jsonKind(x: unknown, target: string): string {
   if (typeof x === "string") return "string";
-  if (typeof x === "number") return `number ${x}`;
+  // Go names the value only when the target is a number type (here: uint64).
+  if (typeof x === "number") return target === "uint64" ? `number ${x}` : "number";
   if (typeof x === "boolean") return "bool";
   return Array.isArray(x) ? "array" : "object";
 }
@@ -88,7 +89,7 @@ function unmarshalError(issue: v.BaseIssue<unknown>): Error {
   // Go names the struct being decoded: the conf for its own (and promoted) fields, else the innermost.
   const struct = keys.length <= 1 ? "PluginConf" : keys.length === 3 ? "BandwidthEntry" : "";
   const field = keys.length === 0 ? "" : ` into Go struct field ${struct}.${keys.join(".")}`;
-  return invalidConfig(`failed to parse network configuration: json: cannot unmarshal ${jsonKind(issue.input)}${field} of type ${issue.message}`);
+  return invalidConfig(`failed to parse network configuration: json: cannot unmarshal ${jsonKind(issue.input, issue.message)}${field} of type ${issue.message}`);
 }
 
 /** The reference's validateRateAndBurst: both or neither, and a burst under 4 GB (in bytes). */
