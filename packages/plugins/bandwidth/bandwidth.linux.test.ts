@@ -87,9 +87,11 @@ describe.skipIf(skip)("bandwidth on the real kernel", () => {
     const up = await transfer(ctr.name, host.name, "198.18.80.1", MB);
     for (const t of [down, up]) {
       expect(t.bytes).toBe(MB);
-      // 1 MB at 1,000,000 B/s less the 10 KB burst: at least 0.8 s (unshaped it takes milliseconds).
+      // 1 MB at 1,000,000 B/s less the 10 KB burst: at least 0.8 s (unshaped it takes
+      // milliseconds); well under the 8 s a rate taken as bytes instead of bits would give
+      // (with room for a loaded machine).
       expect(t.ms).toBeGreaterThan(800);
-      expect(t.ms).toBeLessThan(3000);
+      expect(t.ms).toBeLessThan(5000);
     }
     const stats = (dev: string) => sh(host.name, ["tc", "-s", "qdisc", "show", "dev", dev]);
     for (const dev of ["tscnibw0", ifb]) {
