@@ -26,6 +26,8 @@ export const PLUGIN_VERSIONS: Readonly<Record<string, readonly string[]>> = {
   vlan: VERSIONS,
   dummy: VERSIONS,
   dhcp: VERSIONS,
+  // The reference bandwidth plugin starts at 0.3.0 (main.go VersionsStartingFrom).
+  bandwidth: versionsStartingFrom("0.3.0"),
 };
 
 /** The VERSION reply of a plugin, exactly as the skel prints it (compact JSON, newline). */

@@ -20,6 +20,7 @@ export const PLUGINS: Readonly<Record<string, () => Promise<{ main: (io: Command
   ipvlan: () => import("@tscni/plugins/ipvlan"),
   vlan: () => import("@tscni/plugins/vlan"),
   dummy: () => import("@tscni/plugins/dummy"),
+  bandwidth: () => import("@tscni/plugins/bandwidth"),
   "cni-shim": () => import("@tscni/server/shim"),
   dhcp: () => import("@tscni/plugins/dhcp"),
 };

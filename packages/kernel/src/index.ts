@@ -25,6 +25,9 @@ export type {
 export type { RuleOp, RuleInfo } from "./rule.ts";
 export { isDefaultRule, ruleFamily } from "./rule.ts";
 export type { VrfAdd } from "./vrf.ts";
+export type { FilterAdd, IfbAdd, MirredAction, QdiscAdd, QdiscDel, QdiscInfo, TbfParams, TcOp } from "./ops-tc.ts";
+export { ETH_P_ALL, TC_H_INGRESS, TC_H_ROOT, tcHandle } from "./ops-tc.ts";
+export { handleText, TICKS_PER_USEC } from "./lines-tc.ts";
 export { KernelError } from "./kernel.ts";
 export type { AddrInfo, Kernel, KernelErrorKind, LinkInfo, RouteInfo } from "./kernel.ts";
 export { renderBatch, SHELL_HOST_REF } from "./render.ts";

@@ -4,6 +4,7 @@
  */
 import type { KernelBatch, Netns, RouteScope } from "./ops.ts";
 import type { RuleInfo } from "./rule.ts";
+import type { QdiscInfo } from "./ops-tc.ts";
 
 /** A link as seen in one namespace. */
 export interface LinkInfo {
@@ -114,4 +115,6 @@ export interface Kernel {
   rules(ns: Netns, family?: 4 | 6): Promise<RuleInfo[]>;
   /** A sysctl value (dotted key), or undefined when the key does not exist. */
   sysctl(ns: Netns, key: string): Promise<string | undefined>;
+  /** The qdiscs of link `dev` in the kernel's dump order (root first); KernelError `not-found` when there is no such link. */
+  qdiscs(ns: Netns, dev: string): Promise<QdiscInfo[]>;
 }

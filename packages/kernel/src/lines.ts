@@ -9,8 +9,10 @@ import { ruleFamily, ruleLine } from "./rule.ts";
 import { vrfLine } from "./vrf.ts";
 import { dummyLine, ipvlanLine, macvlanLine, vlanLine } from "./lines-sublinks.ts";
 
+import { renderTcOp } from "./lines-tc.ts";
+
 /** Which program reads a line. */
-export type Tool = "ip" | "bridge" | "sysctl" | "ip6";
+export type Tool = "ip" | "bridge" | "sysctl" | "ip6" | "tc";
 
 /** An operation rendered for its tool: `ip`/`bridge` lines omit the program name. */
 export interface OpLine {
@@ -153,5 +155,10 @@ export function renderOp(op: KernelOp, hostRef: string): OpLine {
       if (!isSysctlKey(op.key)) throw new KernelError("invalid", `invalid sysctl key "${op.key}"`);
       if (/[\n\0]/.test(op.value)) throw new KernelError("invalid", `sysctl "${op.key}" value must be one line`);
       return { tool: "sysctl", line: `${tok(op.key)}=${op.value}` };
+    case "ifb.add":
+    case "qdisc.add":
+    case "qdisc.del":
+    case "filter.add":
+      return renderTcOp(op);
   }
 }

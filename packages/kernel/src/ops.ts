@@ -11,6 +11,7 @@
 import type { DummyAdd, IpvlanAdd, MacvlanAdd } from "./ops-sublinks.ts";
 
 export type { DummyAdd, IpvlanAdd, IpvlanFlag, IpvlanMode, MacvlanAdd, MacvlanMode } from "./ops-sublinks.ts";
+import type { TcOp } from "./ops-tc.ts";
 
 /** The plugin's own network namespace (P-1). */
 export const HOST = "host" as const;
@@ -190,7 +191,8 @@ export type KernelOp =
   | VrfAdd
   | MacvlanAdd
   | IpvlanAdd
-  | DummyAdd;
+  | DummyAdd
+  | TcOp;
 
 /** A batch: applied in order, stopping at the first failure. */
 export type KernelBatch = readonly KernelOp[];

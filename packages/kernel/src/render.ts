@@ -52,6 +52,8 @@ function block(seg: Segment, hostRef: string): string[] {
       return [head, ...heredoc(`${p}bridge -batch -`, seg.lines, hostRef)];
     case "ip6":
       return [head, ...heredoc(`${p}ip -6 -batch -`, seg.lines, hostRef)];
+    case "tc":
+      return [head, ...heredoc(`${p}tc -batch -`, seg.lines, hostRef)];
     case "sysctl":
       return [head, ...seg.lines.map((l) => `${p}sysctl -w ${shellQuote(l)}`)];
   }

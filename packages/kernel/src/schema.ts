@@ -9,6 +9,7 @@ import { parseIP } from "@tscni/spec";
 import { isSysctlKey } from "./lines.ts";
 import type { KernelBatch, KernelOp } from "./ops.ts";
 import { RuleOpSchema, VrfAddSchema } from "./schema-rule.ts";
+import { FilterAddSchema, IfbAddSchema, QdiscAddSchema, QdiscDelSchema } from "./schema-tc.ts";
 
 const BATCH_UNSAFE = /[\s"'\\]/;
 
@@ -172,6 +173,10 @@ export const KernelOpSchema = v.variant("op", [
   MacvlanAddSchema,
   IpvlanAddSchema,
   DummyAddSchema,
+  IfbAddSchema,
+  QdiscAddSchema,
+  QdiscDelSchema,
+  FilterAddSchema,
 ]);
 
 /** Schema of a {@link KernelBatch}: an array of operations. */

@@ -27,6 +27,7 @@ function recordingKernel(calls: string[]): Kernel {
       return HOST_ROUTES.filter((r) => family === undefined || r.family === family);
     },
     rules: async () => [],
+    qdiscs: async () => [],
     sysctl: async (_ns, key) => (key.startsWith("net.ipv6") ? "0" : "1"),
   };
 }

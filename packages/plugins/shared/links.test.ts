@@ -45,6 +45,7 @@ describe("linksNamed", () => {
       routes: (n, f) => k.routes(n, f),
       rules: (n, f) => k.rules(n, f),
       sysctl: (n, key) => k.sysctl(n, key),
+      qdiscs: (n, dev) => k.qdiscs(n, dev),
     };
     await linksNamed(spy, HOST, ["br0", "v1"]);
     expect(calls).toEqual(["link br0", "link v1"]);

@@ -48,6 +48,7 @@ export function tracedKernel(k: Kernel, t: Tracer): Kernel {
     routes: (ns, family, table) => t.span(`kernel.routes ${ns} ${family ?? ""} ${table ?? ""}`, () => k.routes(ns, family, table)),
     rules: (ns, family) => t.span(`kernel.rules ${ns} ${family ?? ""}`, () => k.rules(ns, family)),
     sysctl: (ns, key) => t.span(`kernel.sysctl ${ns} ${key}`, () => k.sysctl(ns, key)),
+    qdiscs: (ns, dev) => t.span(`kernel.qdiscs ${ns} ${dev}`, () => k.qdiscs(ns, dev)),
   };
 }
 

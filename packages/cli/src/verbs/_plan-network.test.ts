@@ -24,6 +24,7 @@ function readOnlyKernel(extraHostLinks: LinkInfo[] = []): Kernel {
     routes: async () => [],
     rules: async () => [],
     sysctl: async (_ns, key) => (key.endsWith("disable_ipv6") ? "0" : key.includes("forward") ? "0" : undefined),
+    qdiscs: async () => [],
   };
 }
 
@@ -130,5 +131,24 @@ describe("cni plan <network> <netns>", () => {
     expect(rules).toContain("CNI-FORWARD -s 198.18.0.3/32 -j ACCEPT");
     expect(rules).toContain("CNI-ISOLATION-STAGE-2 -o cni0 -m comment --comment CNI firewall plugin rules (ingressPolicy: same-bridge|isolated) -j DROP");
     expect(plan.notes.some((n) => n.startsWith("firewall"))).toBe(false);
+  });
+});
+
+describe("planNetwork with a chained bandwidth plugin", () => {
+  test("plans the tbf, ifb and redirect on the bridge's planned host veth, printed as tc lines", async () => {
+    const { env } = setup("bwchain", [
+      { type: "bridge", bridge: "cni0", mtu: 1400, ipam: { type: "host-local", dataDir: "DATA", ranges: [[{ subnet: "198.18.0.0/24" }]] } },
+      { type: "bandwidth", ingressRate: 8000000, ingressBurst: 80000, egressRate: 16000000, egressBurst: 160000 },
+    ]);
+    const plan = await planNetwork("web", "/var/run/netns/plan7", { env, kernel: readOnlyKernel(), random: counting() });
+    const veth = plan.ops.find((o) => o.op === "veth.add");
+    const hostVeth = veth?.op === "veth.add" ? (veth.ns === HOST ? veth.name : veth.peer.name) : "?";
+    const tail = plan.ops.slice(-5).map((o) => o.op);
+    expect(tail).toEqual(["qdisc.add", "ifb.add", "qdisc.add", "filter.add", "qdisc.add"]);
+    const script = renderBatch(plan.ops);
+    expect(script).toContain(`qdisc add dev ${hostVeth} root handle 1: tbf rate 8000000bit burst 10000 limit 35000`);
+    expect(script).toMatch(/link add bwp[0-9a-f]{12} mtu 1400 txqueuelen 0 up type ifb/);
+    expect(script).toContain("tc -batch -");
+    expect(plan.notes.some((n) => n.startsWith("bandwidth"))).toBe(false);
   });
 });

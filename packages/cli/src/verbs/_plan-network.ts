@@ -30,11 +30,16 @@ const PLANNERS: Readonly<Record<string, () => Promise<Planner>>> = {
 };
 
 /** A chained plugin that can say what its ADD would do with the interface plugin's result. */
-type ChainedPlanner = (a: CmdArgs, prev: Result100) => Promise<{ firewall: FirewallTx; notes: string[] }>;
+type ChainedPlanner = (a: CmdArgs, prev: Result100, ops: readonly KernelOp[]) => Promise<{ firewall: FirewallTx; notes: string[]; ops?: KernelOp[] }>;
 
 /** The chained plugins `cni plan` can plan, loaded on use. */
 const CHAINED_PLANNERS: Readonly<Record<string, () => Promise<ChainedPlanner>>> = {
-  firewall: async () => (await import("@tscni/plugins/firewall")).planChained,
+  // Its third parameter is a D-Bus port, not the planned ops: pass the first two only.
+  firewall: async () => {
+    const { planChained } = await import("@tscni/plugins/firewall");
+    return (a, prev) => planChained(a, prev);
+  },
+  bandwidth: async () => (await import("@tscni/plugins/bandwidth")).planChained,
 };
 
 /** A network's plan: the operations and notes about what was not planned. */
@@ -91,7 +96,8 @@ export async function planNetwork(netName: string, netns: string, opts: NetworkP
     const type = plugin.network.type;
     const chained = Object.hasOwn(CHAINED_PLANNERS, type) ? CHAINED_PLANNERS[type] : undefined;
     if (chained !== undefined && prev !== undefined) {
-      const planned = await (await chained())(argsFor(plugin), prev);
+      const planned = await (await chained())(argsFor(plugin), prev, ops);
+      ops.push(...(planned.ops ?? []));
       firewall.push(...planned.firewall);
       notes.push(...planned.notes);
       continue;

@@ -10,7 +10,7 @@
  * operationally up (connected.ts); a bridge keeps its own MAC and MTU whatever its ports;
  * only the sysctls in sysctl-store.ts exist.
  */
-import { HOST, KernelError, type AddrInfo, type Kernel, type KernelBatch, type KernelOp, type LinkInfo, type Netns, type RouteInfo, type RuleInfo } from "../index.ts";
+import { HOST, KernelError, type AddrInfo, type Kernel, type KernelBatch, type KernelOp, type LinkInfo, type Netns, type QdiscInfo, type RouteInfo, type RuleInfo } from "../index.ts";
 import { applyAddr } from "./addresses.ts";
 import { onLinkUp, settleAddrconf } from "./connected.ts";
 import { assertInvariants } from "./invariants.ts";
@@ -22,9 +22,10 @@ import { applyRoute } from "./routes.ts";
 import { applyRule, ruleInfos } from "./fake-rules.ts";
 import { addVrf } from "./fake-vrf.ts";
 import { addrInfos, linkInfos, routeInfos, snapshotOf, type NamespaceSnapshot } from "./snapshot.ts";
-import { requireNs, type NsState, type World } from "./state.ts";
+import { requireLink, requireNs, type NsState, type World } from "./state.ts";
 import { defaultNsSysctls } from "./sysctl-store.ts";
 import { readSysctl, setSysctl } from "./sysctls.ts";
+import { applyTc, qdiscInfos } from "./fake-tc.ts";
 
 /** Decides whether the op about to run fails: `index` counts every op this kernel has run, `batchIndex` the op's place in its batch. */
 export type FailurePredicate = (op: KernelOp, index: number, batchIndex: number) => boolean;
@@ -59,6 +60,10 @@ function interpret(world: World, op: KernelOp): void {
     case "macvlan.add": return addMacvlan(world, op);
     case "ipvlan.add": return addIpvlan(world, op);
     case "dummy.add": return addDummy(world, op);
+    case "ifb.add":
+    case "qdisc.add":
+    case "qdisc.del":
+    case "filter.add": return applyTc(world, op);
   }
 }
 
@@ -216,6 +221,11 @@ export class FakeKernel implements Kernel {
   /** A sysctl value, or undefined when the key does not exist. */
   async sysctl(ns: Netns, key: string): Promise<string | undefined> {
     return readSysctl(this.#ns(ns), key);
+  }
+
+  /** The qdiscs of a link (fake-tc.ts). */
+  async qdiscs(ns: Netns, dev: string): Promise<QdiscInfo[]> {
+    return qdiscInfos(requireLink(this.#ns(ns), dev));
   }
 
   /** Plain data of one namespace: links, addresses, routes, sysctls, bridge VLANs. */

@@ -110,6 +110,7 @@ export function moveLink(world: World, op: LinkMove): void {
   removeChildren(world, ns, link);
   detach(ns, link);
   const moved: Link = { ...link, index: nextIndex(target), up: false, addrconfDone: false };
+  delete moved.tc; // the kernel destroys a device's qdiscs when it changes namespace
   target.links.set(moved.index, moved);
   target.ifSysctls.set(moved.index, newIfSysctls(target));
   const peer = moved.peer && world.namespaces.get(moved.peer.ns)?.links.get(moved.peer.index);

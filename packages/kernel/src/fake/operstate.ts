@@ -12,6 +12,7 @@ export function operState(world: World, ns: NsState, link: Link): string {
   if (!link.up) return "DOWN";
   switch (link.kind) {
     case "loopback":
+    case "ifb":
       return "UNKNOWN";
     case "veth": {
       const peer = link.peer && world.namespaces.get(link.peer.ns)?.links.get(link.peer.index);

@@ -9,6 +9,7 @@ import { tuningInfo } from "./link-tuning.ts";
 import { operState } from "./operstate.ts";
 import type { NsState, Route, World } from "./state.ts";
 import { sublinkInfo } from "./fake-sublinks.ts";
+import { tcTable, type LinkTc } from "./fake-tc.ts";
 
 /** Everything observable about one namespace. */
 export interface NamespaceSnapshot {
@@ -25,6 +26,8 @@ export interface NamespaceSnapshot {
   bridgeVlans: Record<string, { vid: number; pvid: boolean; untagged: boolean }[]>;
   /** Policy rules, IPv4 then IPv6, by priority (fake-rules.ts). */
   rules: RuleInfo[];
+  /** Qdiscs and filters added to links, by link name (fake-tc.ts). */
+  tc: Record<string, LinkTc>;
 }
 
 /** Links of a namespace as the Kernel port reports them. */
@@ -113,5 +116,5 @@ export function snapshotOf(world: World, ns: NsState): NamespaceSnapshot {
     if (!l.vlans) continue;
     bridgeVlans[l.name] = [...l.vlans.entries()].sort(([a], [b]) => a - b).map(([vid, e]) => ({ vid, ...e }));
   }
-  return { ns: ns.path, links: linkInfos(world, ns), addresses: addrInfos(ns), routes: routeInfos(ns), sysctls: sysctlTable(ns), bridgeVlans, rules: ruleInfos(ns) };
+  return { ns: ns.path, links: linkInfos(world, ns), addresses: addrInfos(ns), routes: routeInfos(ns), sysctls: sysctlTable(ns), bridgeVlans, rules: ruleInfos(ns), tc: tcTable(ns.links.values()) };
 }

@@ -8,7 +8,7 @@ import { type IP, type IPNet } from "@tscni/spec/ipnet";
 import type { FakeRule } from "./fake-rules.ts";
 
 /** Link kinds the fake kernel models. */
-export type LinkKind = "loopback" | "veth" | "bridge" | "vlan" | "vrf" | "macvlan" | "ipvlan" | "dummy";
+export type LinkKind = "loopback" | "veth" | "bridge" | "vlan" | "vrf" | "macvlan" | "ipvlan" | "dummy" | "ifb";
 
 /** A VLAN entry on a bridge port or bridge (`bridge vlan`). */
 export interface VlanEntry {
@@ -52,6 +52,8 @@ export interface Link {
   ipvlanFlag?: string;
   /** IPv6 addrconf ran since the link last came up (its link-local address was made). */
   addrconfDone?: boolean;
+  /** Qdiscs and filters (fake-tc.ts). */
+  tc?: import("./fake-tc.ts").LinkTc;
 }
 
 /** An address on a link. */

@@ -40,9 +40,9 @@ export function createLinuxKernel(opts: LinuxKernelOptions = {}): Kernel {
   let runner: Promise<NsRunner> | undefined;
   const ready = (): Promise<NsRunner> =>
     (runner ??= opts.netnsSwitch === "nsenter" ? Promise.resolve(createNsenterRunner()) : createSetnsRunner());
-  const tools = { ip: toolPath("ip"), bridge: toolPath("bridge") };
+  const tools = { ip: toolPath("ip"), bridge: toolPath("bridge"), tc: toolPath("tc") };
   // IPv6 rules need `ip -6` (a batch line cannot say so).
-  const argvOf = (tool: "ip" | "bridge" | "ip6"): string[] => (tool === "ip6" ? [tools.ip, "-6", "-batch", "-"] : [tools[tool], "-batch", "-"]);
+  const argvOf = (tool: "ip" | "bridge" | "ip6" | "tc"): string[] => (tool === "ip6" ? [tools.ip, "-6", "-batch", "-"] : [tools[tool], "-batch", "-"]);
   const where = (ns: Netns): string | undefined => (ns === HOST ? opts.host : ns);
 
   function runSegment(r: NsRunner, ops: readonly KernelOp[], seg: Segment): void {
@@ -135,5 +135,8 @@ export function createLinuxKernel(opts: LinuxKernelOptions = {}): Kernel {
       const r = await ready();
       return r.readFile(where(ns), sysctlPath(key))?.replace(/\n$/, "");
     },
+    // `tc -json` prints a tbf's burst and latency, not the limit and buffer CHECK compares:
+    // read the same dump the netlink driver reads (loaded only for this read).
+    qdiscs: async (ns: Netns, dev: string) => (await import("../netlink/driver.ts")).createNetlinkKernel(opts.host === undefined ? {} : { host: opts.host }).qdiscs(ns, dev),
   };
 }

@@ -22,6 +22,7 @@ import { NetlinkError, NetlinkSocket } from "./socket.ts";
 import { attrs, attrStr, MessageBuilder } from "./wire.ts";
 import { decodeRules, ruleDump } from "./decode-rule.ts";
 import type { RuleInfo } from "../rule.ts";
+import { readQdiscs } from "./read-tc.ts";
 
 /** Options of {@link createNetlinkKernel}. */
 export interface NetlinkKernelOptions {
@@ -243,5 +244,6 @@ export function createNetlinkKernel(opts: NetlinkKernelOptions = {}): Kernel {
       if (!isSysctlKey(key)) throw new KernelError("invalid", `invalid sysctl key "${key}"`);
       return readSysctlFile(await libc(), where(ns), sysctlPath(key))?.replace(/\n$/, "");
     },
+    qdiscs: (ns: Netns, dev: string) => read(ns, `qdisc show dev ${dev}`, (s) => readQdiscs(s.socket(ns), s.link(ns, dev)?.index, dev)),
   };
 }

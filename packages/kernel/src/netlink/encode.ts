@@ -8,6 +8,7 @@ import type { KernelErrorKind } from "../kernel.ts";
 import type { KernelOp, Netns, RouteOp } from "../ops.ts";
 import * as K from "./constants.ts";
 import { cidrBytes, ipBytes, macBytes } from "./text.ts";
+import { encodeTcOp } from "./encode-tc.ts";
 import { MessageBuilder } from "./wire.ts";
 import { encodeRule, encodeVrf } from "./encode-rule.ts";
 import { NLM_F_REPLACE } from "./rule-constants.ts";
@@ -257,6 +258,11 @@ export function encodeOp(op: Exclude<KernelOp, { op: "sysctl.set" }>, ctx: Encod
       return encodeIpvlan(op, ctx);
     case "dummy.add":
       return encodeDummy(op, ctx);
+    case "ifb.add":
+    case "qdisc.add":
+    case "qdisc.del":
+    case "filter.add":
+      return encodeTcOp(op, ctx);
   }
 }
 
