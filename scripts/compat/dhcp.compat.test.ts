@@ -1,7 +1,7 @@
 /**
  * The dhcp plugin and its daemon beside the reference's (`/usr/lib/cni/dhcp`, v1.1.1, its
  * daemon started on a private `-socketpath`), each against its own dnsmasq in throwaway
- * namespaces (`@tscni/plugins/dhcp/testing`): ADD, CHECK and DEL answer alike (the
+ * namespaces (`@tscni/plugins/testing/dnsmasq`): ADD, CHECK and DEL answer alike (the
  * address itself is dnsmasq's pick and is compared by subnet), both send the same client
  * id, both releases empty dnsmasq's lease file, and both plugins fail alike without a
  * daemon. Both speak Go net/rpc (gob), so our plugin drives the reference's daemon and
@@ -11,7 +11,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { type DhcpBed, leases, makeBed, startDnsmasq, teardown } from "@tscni/plugins/dhcp/testing";
+import { type DhcpBed, leases, makeBed, startDnsmasq, teardown } from "@tscni/plugins/testing/dnsmasq";
 import { missingTools } from "@tscni/spec/testing";
 import { OUR_BIN_DIR, REFERENCE_PLUGINS, announceSkip, isRoot, missingReference } from "./_reference.ts";
 

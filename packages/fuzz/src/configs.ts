@@ -17,7 +17,7 @@ const PLUGIN_KEYS: Readonly<Record<string, readonly string[]>> = {
   "host-local": ["ranges", "routes", "dataDir", "resolvConf"],
 };
 
-/** Keys a config object can have: the common ones (§2.1), each plugin's, and junk. */
+/** Keys a config object can have: the common ones (§2.2), each plugin's, and junk. */
 export const configKey: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom("cniVersion", "cniVersions", "name", "type", "plugins", "ipam", "dns", "args", "prevResult", "runtimeConfig", "capabilities", "disableCheck", "disableGC", "loadOnlyInlinedPlugins", "subnet", "gateway", "rangeStart", "rangeEnd"),
   fc.constantFrom(...Object.values(PLUGIN_KEYS).flat()),

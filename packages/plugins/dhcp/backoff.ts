@@ -1,5 +1,5 @@
 /**
- * Retrying a DHCP exchange as the reference does (lease.go `backoffRetry`, RFC 2131 §4.1:
+ * Retrying a DHCP exchange as the reference does (lease.go `backoffRetry`, RFC 2131 section 4.1:
  * exponential backoff from 4 s randomised by ±1 s): 4 fast retries 2 s ± 1 s apart, then
  * 4 s doubling up to `-resendmax`, all within `-resendtimeout`.
  */

@@ -1,5 +1,5 @@
 /**
- * The DHCPv4 exchanges of one interface (RFC 2131 §3.1, §4.3.2, §4.4): DISCOVER/OFFER,
+ * The DHCPv4 exchanges of one interface (RFC 2131 sections 3.1, 4.3.2, 4.4): DISCOVER/OFFER,
  * REQUEST/ACK|NAK, renew (unicast-style REQUEST with ciaddr), rebind and RELEASE, over a
  * {@link Transport} port, each wait retried as nclient4 does (3 sends, the timeout
  * doubling), with no clock of its own beyond the transport's wait.
@@ -106,7 +106,7 @@ function checkNak(m: DhcpMessage): DhcpMessage {
   throw new NakError(text.length > 0 ? `server rejected request with Nak (msg: ${text})` : "server rejected request with Nak");
 }
 
-/** DISCOVER, OFFER, REQUEST, ACK (SELECTING, RFC 2131 §4.3.2); the ACK, or NakError. */
+/** DISCOVER, OFFER, REQUEST, ACK (SELECTING, RFC 2131 section 4.3.2); the ACK, or NakError. */
 export async function requestLease(t: Transport, s: ClientSettings): Promise<DhcpMessage> {
   const discover = base(s, t, MessageType.Discover, newXid(s));
   let offer: DhcpMessage;
@@ -127,14 +127,14 @@ export async function requestLease(t: Transport, s: ClientSettings): Promise<Dhc
   }
 }
 
-/** REQUEST with ciaddr set and no server id (RENEWING and REBINDING, RFC 2131 §4.3.2); the ACK, or NakError. */
+/** REQUEST with ciaddr set and no server id (RENEWING and REBINDING, RFC 2131 section 4.3.2); the ACK, or NakError. */
 export async function renewLease(t: Transport, s: ClientSettings, ack: DhcpMessage): Promise<DhcpMessage> {
   const request = base(s, t, MessageType.Request, newXid(s));
   request.ciaddr = ack.yiaddr;
   return checkNak(await exchange(t, request, s.timeoutMs, (m) => ackOrNak(m)));
 }
 
-/** RELEASE of the lease in `ack` (RFC 2131 §4.4.6): no reply is expected. */
+/** RELEASE of the lease in `ack` (RFC 2131 section 4.4.6): no reply is expected. */
 export function releaseLease(t: Transport, s: ClientSettings, ack: DhcpMessage): void {
   // The reference's release carries only the client id (lease.go `release`).
   const m = base(s, t, MessageType.Release, newXid(s), false);

@@ -52,7 +52,7 @@ function start(): Harness {
   return h;
 }
 
-describe("the lease state machine (RFC 2131 §4.4.5) under a fake clock", () => {
+describe("the lease state machine (RFC 2131 section 4.4.5) under a fake clock", () => {
   test("leaseTimes takes T1 and T2 from options 58 and 59, else half and 85 % of the lease, else a 1 h lease", () => {
     expect(leaseTimes(ack(100, 10, 20), 0)).toEqual({ renewAt: 10_000, rebindAt: 20_000, expireAt: 100_000 });
     expect(leaseTimes(ack(100), 0)).toEqual({ renewAt: 50_000, rebindAt: 85_000, expireAt: 100_000 });

@@ -1,5 +1,5 @@
 /**
- * One lease's life after the first ACK (RFC 2131 §4.4.5, the reference's lease.go
+ * One lease's life after the first ACK (RFC 2131 section 4.4.5, the reference's lease.go
  * `maintain`): BOUND until T1, RENEWING until T2, REBINDING until expiry, then the
  * interface goes down; a stop releases it. Time comes from a {@link Clock} so that the
  * state machine runs under a fake clock in tests.
@@ -40,7 +40,7 @@ export interface LeaseTimes {
 /** The lease's default length when the ACK has no option 51 (lease.go `defaultLeaseTime`). */
 export const DEFAULT_LEASE_SECONDS = 3600;
 
-/** T1 = option 58 or half the lease, T2 = option 59 or 85 % of it (RFC 2131 §4.4.5, lease.go `commit`). */
+/** T1 = option 58 or half the lease, T2 = option 59 or 85 % of it (RFC 2131 section 4.4.5, lease.go `commit`). */
 export function leaseTimes(ack: DhcpMessage, now: number): LeaseTimes {
   const lease = optU32(ack, Opt.LeaseTime) ?? DEFAULT_LEASE_SECONDS;
   const t2 = optU32(ack, Opt.RebindingTime) ?? (lease * 85) / 100;

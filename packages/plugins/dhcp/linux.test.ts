@@ -8,7 +8,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { firstMissing, missingFile, missingRoot, missingTools, skipUnless } from "@tscni/spec/testing";
-import { type DhcpBed, leases, makeBed, startDnsmasq, stopDnsmasq, teardown } from "./dnsmasq.testing.ts";
+import { type DhcpBed, leases, makeBed, startDnsmasq, stopDnsmasq, teardown } from "../testing/dnsmasq.ts";
 
 const BIN = resolve(import.meta.dir, "../../../dist/bin");
 const missing = firstMissing(missingRoot(), missingTools(["ip", "dnsmasq"]), missingFile(join(BIN, "dhcp"), "npm run build"));

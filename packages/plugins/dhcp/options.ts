@@ -85,7 +85,7 @@ export function prepareOptions(cniArgs: string, provide: readonly ProvideOption[
   return out;
 }
 
-/** The reference's client id text: `<containerID>/<network>/<ifname>`, cut to 254 bytes (RFC 2132 §9.14). */
+/** The reference's client id text: `<containerID>/<network>/<ifname>`, cut to 254 bytes (RFC 2132 section 9.14). */
 export function clientIdText(containerID: string, network: string, ifName: string): string {
   const id = `${containerID}/${network}/${ifName}`;
   return id.length > 254 ? id.slice(0, 254) : id;

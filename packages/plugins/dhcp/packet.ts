@@ -1,5 +1,5 @@
 /**
- * The DHCPv4 message (RFC 2131 §2, options RFC 2132): a pure codec between bytes and a
+ * The DHCPv4 message (RFC 2131 section 2, options RFC 2132): a pure codec between bytes and a
  * typed message. Options keep their wire order in a Map (code -> raw bytes); repeated
  * codes are concatenated on decode (RFC 3396), and overload of `file`/`sname` (option 52)
  * is honoured so nothing a server sends is lost.
@@ -32,10 +32,10 @@ export const Opt = {
   ClasslessRoutes: 121,
 } as const;
 
-/** The magic cookie that starts the options field (RFC 2131 §3). */
+/** The magic cookie that starts the options field (RFC 2131 section 3). */
 export const MAGIC = [99, 130, 83, 99] as const;
 
-/** The broadcast bit of `flags` (RFC 2131 §2, figure 2). */
+/** The broadcast bit of `flags` (RFC 2131 section 2, figure 2). */
 export const FLAG_BROADCAST = 0x8000;
 
 /** A decoded (or to-be-encoded) DHCPv4 message. Addresses are dotted quads. */

@@ -12,13 +12,13 @@
  */
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { HOST, KernelError, TC_H_INGRESS, TC_H_ROOT, type Kernel, type KernelOp, type QdiscInfo } from "../index.ts";
-import { createLinuxKernel } from "../linux/index.ts";
-import { createNetlinkKernel } from "../netlink/index.ts";
-import { createThrowawayNetns, deleteThrowawayNetns } from "../testing/throwaway.ts";
+import { HOST, KernelError, TC_H_INGRESS, TC_H_ROOT, type Kernel, type KernelOp, type QdiscInfo } from "@tscni/kernel";
+import { createLinuxKernel } from "@tscni/kernel/linux";
+import { createNetlinkKernel } from "@tscni/kernel/netlink";
+import { createThrowawayNetns, deleteThrowawayNetns } from "@tscni/kernel/testing";
 import { ifbName, planBandwidthAdd } from "@tscni/plugins/bandwidth";
 import { firstMissing, missingRoot, missingTools, skipUnless } from "@tscni/spec/testing";
-import { FakeKernel } from "./fake-kernel.ts";
+import { FakeKernel } from "@tscni/kernel/fake";
 
 const skip = skipUnless("the traffic-control fake-vs-Linux differential test", firstMissing(missingRoot(), missingTools(["ip", "tc"])));
 
