@@ -50,8 +50,9 @@ function delQdisc(world: World, op: QdiscDel): void {
   const link = requireLink(requireNs(world, op.ns), op.dev);
   const tc = tcOf(link);
   const at = tc.qdiscs.findIndex((q) => q.parent === op.parent);
-  // EINVAL both: the root then is the builtin noop or the default noqueue, whose handle is 0.
-  if (at < 0) throw new KernelError("invalid", op.parent === TC_H_ROOT ? `cannot delete qdisc with handle of zero on "${op.dev}"` : `invalid handle: no qdisc at ${op.parent} on "${op.dev}"`);
+  // ENOENT both (the root then is the builtin noop or the default noqueue, whose handle is
+  // 0): nothing to delete, so not-found, as the netlink driver classifies the errno.
+  if (at < 0) throw new KernelError("not-found", op.parent === TC_H_ROOT ? `cannot delete qdisc with handle of zero on "${op.dev}"` : `invalid handle: no qdisc at ${op.parent} on "${op.dev}"`);
   const [gone] = tc.qdiscs.splice(at, 1);
   // A qdisc takes the filters attached to it.
   tc.filters = tc.filters.filter((f) => f.parent !== gone?.handle);
