@@ -12,6 +12,7 @@ import { type Family, type FirewallTx, type IptTable, isIptablesOp, type NftFami
 import { execIn, findTool, spawnTool, type ToolExec } from "./exec.ts";
 import { createIptBackend, type IptCommitted } from "./ipt-backend.ts";
 import { parseIptablesSave } from "./ipt-save.ts";
+import { createFirewallLock, type FirewallLock } from "./lock.ts";
 import { createNftBackend } from "./nft-backend.ts";
 import { type FirewallTools, hasIptablesTools, supportsNftables } from "./support.ts";
 
@@ -25,6 +26,12 @@ export interface LinuxFirewallOptions {
   path?: string;
   /** Wraps how tools run (tests use it to act between a read and a write). */
   wrapExec?: (exec: ToolExec) => ToolExec;
+  /**
+   * The cross-process lock held around each transaction's read -> write (lock.ts); a
+   * lock on `TSCNI_FIREWALL_LOCK` or /run/tscni/firewall.lock when unset. `false` runs
+   * without one: only the test that shows the lost updates a lock prevents uses it.
+   */
+  lock?: FirewallLock | false;
 }
 
 /** Creates the real firewall; nothing runs until a method is called. */
@@ -47,6 +54,9 @@ export async function createLinuxFirewall(options: LinuxFirewallOptions = {}): P
   const ipt = createIptBackend(exec, tools);
   const nft = createNftBackend(exec, tools.nft);
   const works = new Map<FirewallBackend, boolean>();
+  const lock = options.lock === false ? undefined : (options.lock ?? createFirewallLock());
+  /** The lock generation seen just before the primed read was made. */
+  let primedGeneration: bigint | undefined;
 
   /** Whether one backend works, checked once per firewall. */
   async function supports(backend: FirewallBackend): Promise<boolean> {
@@ -56,9 +66,13 @@ export async function createLinuxFirewall(options: LinuxFirewallOptions = {}): P
       else {
         // SupportsIPTables asks iptables about a chain; `iptables-save -t nat` answers the
         // same question (the tool runs and may read netfilter) and is the read ADD needs next.
+        const generation = lock?.generation();
         const r = hasIptablesTools(tools) ? exec([tools.iptablesSave as string, "-t", "nat"]) : undefined;
         ok = r?.exitCode === 0;
-        if (r !== undefined && ok) ipt.prime(parseIptablesSave(r.stdout, "nat"));
+        if (r !== undefined && ok) {
+          ipt.prime(parseIptablesSave(r.stdout, "nat"));
+          primedGeneration = generation;
+        }
       }
       works.set(backend, ok);
     }
@@ -91,8 +105,20 @@ export async function createLinuxFirewall(options: LinuxFirewallOptions = {}): P
 
     async apply(tx: FirewallTx) {
       try {
-        applyAll(tx);
+        if (lock === undefined) applyAll(tx);
+        else
+          lock.hold((generation) => {
+            // A read primed before another process's write under this lock is stale.
+            if (primedGeneration !== generation) ipt.prime(undefined);
+            try {
+              applyAll(tx);
+            } finally {
+              // Even a failed transaction may have written (and undone); others must re-read.
+              lock.bump();
+            }
+          });
       } finally {
+        primedGeneration = undefined;
         // A read primed before this apply would be stale after it.
         ipt.prime(undefined);
       }
