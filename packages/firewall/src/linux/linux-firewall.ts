@@ -13,7 +13,7 @@ import { execIn, findTool, spawnTool, type ToolExec } from "./exec.ts";
 import { createIptBackend, type IptCommitted } from "./ipt-backend.ts";
 import { parseIptablesSave } from "./ipt-save.ts";
 import { createFirewallLock, type FirewallLock } from "./lock.ts";
-import { createNftBackend } from "./nft-backend.ts";
+import { createNftBackend, type NftBackend } from "./nft-backend.ts";
 import { type FirewallTools, hasIptablesTools, supportsNftables } from "./support.ts";
 
 /** Where the real firewall runs and which tools it uses. */
@@ -32,6 +32,11 @@ export interface LinuxFirewallOptions {
    * without one: only the test that shows the lost updates a lock prevents uses it.
    */
   lock?: FirewallLock | false;
+  /**
+   * How nftables is read and written: `nfnetlink` (in process, nfnl/, the default when
+   * its socket opens) or `nft` (the tool). Unset: `TSCNI_NFT_TRANSPORT`, else nfnetlink.
+   */
+  nftTransport?: "nfnetlink" | "nft";
 }
 
 /** Creates the real firewall; nothing runs until a method is called. */
@@ -52,7 +57,15 @@ export async function createLinuxFirewall(options: LinuxFirewallOptions = {}): P
     nft: findTool("nft", p),
   };
   const ipt = createIptBackend(exec, tools);
-  const nft = createNftBackend(exec, tools.nft);
+  const cliNft = createNftBackend(exec, tools.nft);
+  const transport = options.nftTransport ?? (process.env.TSCNI_NFT_TRANSPORT === "nft" ? "nft" : "nfnetlink");
+  let nfnl: Promise<NftBackend> | undefined;
+  /** The nftables transport; nfnetlink is loaded on first use, `nft` when its socket will not open. */
+  function nftBackend(): Promise<NftBackend> {
+    if (transport === "nft") return Promise.resolve(cliNft);
+    nfnl ??= import("./nfnl/backend.ts").then((m) => m.createNfnlBackend(options.netns, cliNft)).catch(() => cliNft);
+    return nfnl;
+  }
   const works = new Map<FirewallBackend, boolean>();
   const lock = options.lock === false ? undefined : (options.lock ?? createFirewallLock());
   /** The lock generation seen just before the primed read was made. */
@@ -80,7 +93,7 @@ export async function createLinuxFirewall(options: LinuxFirewallOptions = {}): P
   }
 
   /** IPv4, IPv6, then nft; committed families are undone when a later part fails. */
-  function applyAll(tx: FirewallTx): void {
+  function applyAll(tx: FirewallTx, nft: NftBackend): void {
     const iptOps = tx.filter(isIptablesOp);
     const nftOps = tx.filter((op): op is NftOp => !isIptablesOp(op));
     const done: IptCommitted[] = [];
@@ -104,14 +117,15 @@ export async function createLinuxFirewall(options: LinuxFirewallOptions = {}): P
     supports,
 
     async apply(tx: FirewallTx) {
+      const nft = tx.some((op) => !isIptablesOp(op)) ? await nftBackend() : cliNft;
       try {
-        if (lock === undefined) applyAll(tx);
+        if (lock === undefined) applyAll(tx, nft);
         else
           lock.hold((generation) => {
             // A read primed before another process's write under this lock is stale.
             if (primedGeneration !== generation) ipt.prime(undefined);
             try {
-              applyAll(tx);
+              applyAll(tx, nft);
             } finally {
               // Even a failed transaction may have written (and undone); others must re-read.
               lock.bump();
@@ -134,7 +148,8 @@ export async function createLinuxFirewall(options: LinuxFirewallOptions = {}): P
 
     async nftTable(family: NftFamily, table: string) {
       // Without nft no nftables table can be there to find (DEL tries both backends, H-3).
-      return tools.nft === undefined ? undefined : nft.list(family, table);
+      if (transport === "nft" && tools.nft === undefined) return undefined;
+      return (await nftBackend()).list(family, table);
     },
   };
 }
