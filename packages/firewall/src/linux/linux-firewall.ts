@@ -11,7 +11,6 @@ import { type Firewall, type FirewallBackend, FirewallError } from "../firewall.
 import { type Family, type FirewallTx, type IptTable, isIptablesOp, type NftFamily, type NftOp } from "../ops.ts";
 import { execIn, findTool, spawnTool, type ToolExec } from "./exec.ts";
 import { createIptBackend, type IptCommitted } from "./ipt-backend.ts";
-import { parseIptablesSave } from "./ipt-save.ts";
 import { createFirewallLock, type FirewallLock } from "./lock.ts";
 import { createNftBackend, type NftBackend } from "./nft-backend.ts";
 import { type FirewallTools, hasIptablesTools, supportsNftables } from "./support.ts";
@@ -37,6 +36,8 @@ export interface LinuxFirewallOptions {
    * its socket opens) or `nft` (the tool). Unset: `TSCNI_NFT_TRANSPORT`, else nfnetlink.
    */
   nftTransport?: "nfnetlink" | "nft";
+  /** Called after each nfnetlink table read (tests use it to widen the read -> write window). */
+  afterNftRead?: () => void;
 }
 
 /** Creates the real firewall; nothing runs until a method is called. */
@@ -63,13 +64,11 @@ export async function createLinuxFirewall(options: LinuxFirewallOptions = {}): P
   /** The nftables transport; nfnetlink is loaded on first use, `nft` when its socket will not open. */
   function nftBackend(): Promise<NftBackend> {
     if (transport === "nft") return Promise.resolve(cliNft);
-    nfnl ??= import("./nfnl/backend.ts").then((m) => m.createNfnlBackend(options.netns, cliNft)).catch(() => cliNft);
+    nfnl ??= import("./nfnl/backend.ts").then((m) => m.createNfnlBackend(options.netns, cliNft, options.afterNftRead)).catch(() => cliNft);
     return nfnl;
   }
   const works = new Map<FirewallBackend, boolean>();
   const lock = options.lock === false ? undefined : (options.lock ?? createFirewallLock());
-  /** The lock generation seen just before the primed read was made. */
-  let primedGeneration: bigint | undefined;
 
   /** Whether one backend works, checked once per firewall. */
   async function supports(backend: FirewallBackend): Promise<boolean> {
@@ -77,15 +76,9 @@ export async function createLinuxFirewall(options: LinuxFirewallOptions = {}): P
     if (ok === undefined) {
       if (backend === "nftables") ok = supportsNftables(tools, exec);
       else {
-        // SupportsIPTables asks iptables about a chain; `iptables-save -t nat` answers the
-        // same question (the tool runs and may read netfilter) and is the read ADD needs next.
-        const generation = lock?.generation();
-        const r = hasIptablesTools(tools) ? exec([tools.iptablesSave as string, "-t", "nat"]) : undefined;
-        ok = r?.exitCode === 0;
-        if (r !== undefined && ok) {
-          ipt.prime(parseIptablesSave(r.stdout, "nat"));
-          primedGeneration = generation;
-        }
+        // SupportsIPTables: whether iptables can check that filter's INPUT exists, as
+        // go-iptables' ChainExists asks it (one line of one small chain, whatever nat holds).
+        ok = hasIptablesTools(tools) && exec([tools.iptables as string, "-t", "filter", "-S", "INPUT", "1"]).exitCode === 0;
       }
       works.set(backend, ok);
     }
@@ -118,24 +111,8 @@ export async function createLinuxFirewall(options: LinuxFirewallOptions = {}): P
 
     async apply(tx: FirewallTx) {
       const nft = tx.some((op) => !isIptablesOp(op)) ? await nftBackend() : cliNft;
-      try {
-        if (lock === undefined) applyAll(tx, nft);
-        else
-          lock.hold((generation) => {
-            // A read primed before another process's write under this lock is stale.
-            if (primedGeneration !== generation) ipt.prime(undefined);
-            try {
-              applyAll(tx, nft);
-            } finally {
-              // Even a failed transaction may have written (and undone); others must re-read.
-              lock.bump();
-            }
-          });
-      } finally {
-        primedGeneration = undefined;
-        // A read primed before this apply would be stale after it.
-        ipt.prime(undefined);
-      }
+      if (lock === undefined) applyAll(tx, nft);
+      else lock.hold(() => applyAll(tx, nft));
     },
 
     async iptables(family: Family, table: IptTable) {

@@ -14,6 +14,7 @@ const isRead = (argv: readonly string[]): boolean => /-save$/.test(argv[0] ?? ""
 const fw = await createLinuxFirewall({
   path: dir,
   ...(lock === "off" && { lock: false }),
+  afterNftRead: () => Bun.sleepSync(Number(pause)),
   wrapExec: (exec) => (argv, stdin) => {
     const r = exec(argv, stdin);
     if (isRead(argv)) Bun.sleepSync(Number(pause));

@@ -5,10 +5,7 @@
  * update: SPEC 8.0 H-3 and 8.5 want exactly one of each shared rule). Not
  * /run/xtables.lock: `iptables-restore --wait` takes that one itself and would wait on us.
  *
- * The file also holds a generation counter that each committed write bumps, so a read
- * made before taking the lock (the iptables support check's `iptables-save`, reused as
- * the next ADD's read) can be trusted under the lock only when no write of ours came in
- * between. The lock is taken and released synchronously, never across an `await`
+ * The lock is taken and released synchronously, never across an `await`
  * (one process's own transactions cannot interleave: flock is per open file, and a
  * second open in the same process would wait forever).
  */
@@ -21,24 +18,17 @@ export const DEFAULT_LOCK_PATH = "/run/tscni/firewall.lock";
 
 /** A held or holdable firewall lock. */
 export interface FirewallLock {
-  /** Runs `fn` holding the lock (synchronously); `fn` gets the generation seen at entry. */
-  hold<T>(fn: (generation: bigint) => T): T;
-  /** The generation now, read without the lock (0 when the file does not exist yet). */
-  generation(): bigint;
-  /** Bumps the generation; call only inside {@link hold} after a committed write. */
-  bump(): void;
+  /** Runs `fn` holding the lock (synchronously). */
+  hold<T>(fn: () => T): T;
 }
 
 interface LockLibc {
   open(path: Uint8Array, flags: number, mode: number): number;
   flock(fd: number, op: number): number;
-  pread(fd: number, buf: Uint8Array, n: number, off: number): number;
-  pwrite(fd: number, buf: Uint8Array, n: number, off: number): number;
   close(fd: number): number;
   errno(): number;
 }
 
-const O_RDONLY = 0;
 const O_RDWR = 2;
 const O_CREAT = 0o100;
 const O_CLOEXEC = 0o2000000;
@@ -49,23 +39,19 @@ const ENOENT = 2;
 
 let lib: LockLibc | undefined;
 
-/** libc's open/flock/pread/pwrite through bun:ffi, loaded on the first lock (not at import). */
+/** libc's open/flock through bun:ffi, loaded on the first lock (not at import). */
 function loadLibc(): LockLibc {
   if (lib !== undefined) return lib;
   const { dlopen, FFIType: T, read } = require("bun:ffi") as typeof import("bun:ffi");
   const { symbols: s } = dlopen("libc.so.6", {
     open: { args: [T.ptr, T.i32, T.u32], returns: T.i32 },
     flock: { args: [T.i32, T.i32], returns: T.i32 },
-    pread: { args: [T.i32, T.ptr, T.u64, T.i64], returns: T.i64_fast },
-    pwrite: { args: [T.i32, T.ptr, T.u64, T.i64], returns: T.i64_fast },
     close: { args: [T.i32], returns: T.i32 },
     __errno_location: { args: [], returns: T.ptr },
   });
   lib = {
     open: (p, f, m) => s.open(p, f, m),
     flock: (fd, op) => s.flock(fd, op),
-    pread: (fd, b, n, o) => Number(s.pread(fd, b, n, o)),
-    pwrite: (fd, b, n, o) => Number(s.pwrite(fd, b, n, o)),
     close: (fd) => s.close(fd),
     errno: () => {
       const p = s.__errno_location();
@@ -82,17 +68,11 @@ function cString(s: string): Uint8Array {
   return z;
 }
 
-function readGeneration(c: LockLibc, fd: number): bigint {
-  const buf = new Uint8Array(8);
-  return c.pread(fd, buf, 8, 0) === 8 ? new DataView(buf.buffer).getBigUint64(0, true) : 0n;
-}
-
 /** The lock on `path` (default {@link DEFAULT_LOCK_PATH}, or `TSCNI_FIREWALL_LOCK`). */
 export function createFirewallLock(path = process.env.TSCNI_FIREWALL_LOCK ?? DEFAULT_LOCK_PATH): FirewallLock {
   const cpath = cString(path);
-  let heldFd: number | undefined;
   return {
-    hold<T>(fn: (generation: bigint) => T): T {
+    hold<T>(fn: () => T): T {
       const c = loadLibc();
       let fd = c.open(cpath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600);
       if (fd < 0 && c.errno() === ENOENT) {
@@ -106,31 +86,12 @@ export function createFirewallLock(path = process.env.TSCNI_FIREWALL_LOCK ?? DEF
           const errno = c.errno();
           if (errno !== EINTR) throw new FirewallError(`cannot lock ${path}: errno ${errno}`);
         }
-        heldFd = fd;
-        return fn(readGeneration(c, fd));
+        return fn();
       } finally {
-        heldFd = undefined;
         // Closing the last descriptor releases the lock too; unlocking first says so plainly.
         c.flock(fd, LOCK_UN);
         c.close(fd);
       }
-    },
-    generation(): bigint {
-      const c = loadLibc();
-      const fd = c.open(cpath, O_RDONLY | O_CLOEXEC, 0);
-      if (fd < 0) return 0n;
-      try {
-        return readGeneration(c, fd);
-      } finally {
-        c.close(fd);
-      }
-    },
-    bump(): void {
-      if (heldFd === undefined) throw new FirewallError("the firewall lock is not held");
-      const c = loadLibc();
-      const buf = new Uint8Array(8);
-      new DataView(buf.buffer).setBigUint64(0, readGeneration(c, heldFd) + 1n, true);
-      c.pwrite(heldFd, buf, 8, 0);
     },
   };
 }
