@@ -9,7 +9,7 @@
  *    nat`, with iptables-nft and iptables-legacy;
  *  - one raw nfnetlink batch (new table + delete table, acknowledged) through bun:ffi:
  *    the floor of an in-process nftables writer;
- * *  - our whole Firewall.apply (read, render, write) for the ADD and the DEL, both backends,
+ *  - our whole Firewall.apply (read, render, write) for the ADD and the DEL, both backends,
  *    nftables over nfnetlink (the default) and over `nft`, and the DEL's nftables probe.
  *
  *   bun scripts/bench-firewall.ts [rounds=30]      (root)
