@@ -41,7 +41,7 @@ function sh(argv: string[], stdin?: string): void {
 const CH = formatChainName("bench", "c1");
 const CM = formatComment("bench", "c1");
 const iptAdd: IptablesOp[] = [
-  { op: "ipt.chain.ensure", family: 4, table: "nat", chain: CH },
+  { op: "ipt.chain.ensure", family: 4, table: "nat", chain: CH, fresh: true },
   { op: "ipt.rule.append", family: 4, table: "nat", chain: CH, rule: ["-d", "198.18.0.0/24", "-m", "comment", "--comment", CM, "-j", "ACCEPT"] },
   { op: "ipt.rule.append", family: 4, table: "nat", chain: CH, rule: ["!", "-d", "224.0.0.0/4", "-m", "comment", "--comment", CM, "-j", "MASQUERADE"] },
   { op: "ipt.rule.append", family: 4, table: "nat", chain: "POSTROUTING", rule: ["-s", "198.18.0.5/32", "-m", "comment", "--comment", CM, "-j", CH] },
