@@ -9,7 +9,8 @@
  *    nat`, with iptables-nft and iptables-legacy;
  *  - one raw nfnetlink batch (new table + delete table, acknowledged) through bun:ffi:
  *    the floor of an in-process nftables writer;
- *  - our whole Firewall.apply (read, render, write) for the ADD and the DEL, both backends.
+ *  - our whole Firewall.apply (read, render, write) for the ADD and the DEL, both backends,
+ *    nftables over nfnetlink (the default) and over `nft`, and the DEL's nftables probe.
  *
  *   bun scripts/bench-firewall.ts [rounds=30]      (root)
  */
@@ -40,7 +41,7 @@ function sh(argv: string[], stdin?: string): void {
 const CH = formatChainName("bench", "c1");
 const CM = formatComment("bench", "c1");
 const iptAdd: IptablesOp[] = [
-  { op: "ipt.chain.ensure", family: 4, table: "nat", chain: CH },
+  { op: "ipt.chain.ensure", family: 4, table: "nat", chain: CH, fresh: true },
   { op: "ipt.rule.append", family: 4, table: "nat", chain: CH, rule: ["-d", "198.18.0.0/24", "-m", "comment", "--comment", CM, "-j", "ACCEPT"] },
   { op: "ipt.rule.append", family: 4, table: "nat", chain: CH, rule: ["!", "-d", "224.0.0.0/4", "-m", "comment", "--comment", CM, "-j", "MASQUERADE"] },
   { op: "ipt.rule.append", family: 4, table: "nat", chain: "POSTROUTING", rule: ["-s", "198.18.0.5/32", "-m", "comment", "--comment", CM, "-j", CH] },
@@ -144,6 +145,7 @@ try {
   const nfnl = await nfnlRoundTrip();
   const fwNft = await createLinuxFirewall({ path: nftv.dir });
   const fwLegacy = await createLinuxFirewall({ path: legacy.dir });
+  const fwCli = await createLinuxFirewall({ path: nftv.dir, nftTransport: "nft" });
   const iptAddText = renderIptRestore(iptAdd, 4, () => []) ?? "";
   const iptDelText = `*nat\n-D POSTROUTING -s 198.18.0.5/32 -m comment --comment "${CM.replaceAll('"', '\\"')}" -j ${CH}\n-F ${CH}\n-X ${CH}\nCOMMIT\n`;
   for (let i = 0; i < rounds; i++) {
@@ -161,9 +163,14 @@ try {
       await time(`Firewall.apply iptables-${v} ipMasq ADD`, () => fw.apply(iptAdd));
       await time(`Firewall.apply iptables-${v} ipMasq DEL`, () => fw.apply(iptDel));
     }
-    await time("Firewall.apply nftables ipMasq ADD", () => fwNft.apply(nftAdd));
-    await time("Firewall.apply nftables ipMasq DEL", () => fwNft.apply(nftDel));
+    await time("Firewall.apply nftables (nfnetlink) ipMasq ADD", () => fwNft.apply(nftAdd));
+    await time("Firewall.apply nftables (nfnetlink) ipMasq DEL", () => fwNft.apply(nftDel));
+    await time("Firewall.nftTable (nfnetlink), DEL's probe", () => fwNft.nftTable("inet", T.table));
     await fwNft.apply([{ op: "nft.table.remove", ...T }]);
+    await time("Firewall.apply nftables (nft) ipMasq ADD", () => fwCli.apply(nftAdd));
+    await time("Firewall.apply nftables (nft) ipMasq DEL", () => fwCli.apply(nftDel));
+    await time("Firewall.nftTable (nft), DEL's probe", () => fwCli.nftTable("inet", T.table));
+    await fwCli.apply([{ op: "nft.table.remove", ...T }]);
   }
   const load = (await Bun.file("/proc/loadavg").text()).split(" ").slice(0, 3).join(" ");
   console.log(`firewall transports, ${rounds} interleaved rounds, medians in ms (load ${load})`);

@@ -11,23 +11,38 @@
  * it) or alone as root: `bun run scripts/bench-masq.ts`.
  *
  * BENCH_MASQ_ROUNDS (default 10) and BENCH_MASQ_CONTAINERS (default 10) size the run.
+ * BENCH_MASQ_VIA=cni makes every call a `cni add`/`cni del` of our binary on a one-plugin
+ * list instead of a spawn of the plugin: ours then run in process (the fast path), the
+ * reference's bridge is exec'd by our `cni` as any runtime would.
  */
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const OURS = process.env.BENCH_BIN ?? new URL("../dist/bin", import.meta.url).pathname;
 const REFERENCE = "/usr/lib/cni";
 const ROUNDS = Number(process.env.BENCH_MASQ_ROUNDS ?? 10);
 const N = Number(process.env.BENCH_MASQ_CONTAINERS ?? 10);
+const VIA_CNI = process.env.BENCH_MASQ_VIA === "cni";
 
 type Side = "ours" | "reference";
 const DIRS: Record<Side, string> = { ours: OURS, reference: REFERENCE };
 
-async function call(side: Side, command: "ADD" | "DEL", cid: string, netns: string, config: object): Promise<number> {
+/** Through `cni`: the one-plugin list of `config` under BENCH_DIR, and the call's argv and env. */
+function viaCni(side: Side, command: "ADD" | "DEL", cid: string, netns: string, config: { name: string; cniVersion: string }): { argv: string[]; env: Record<string, string> } {
+  const { name, cniVersion, ...plugin } = config;
+  const work = join(process.env.BENCH_DIR ?? "", `${name}-${(plugin as { ipMasq?: boolean }).ipMasq ? "masq" : "plain"}`);
+  mkdirSync(join(work, "net.d"), { recursive: true });
+  writeFileSync(join(work, "net.d", "10.conflist"), JSON.stringify({ cniVersion, name, plugins: [plugin] }));
+  const env = { PATH: process.env.PATH ?? "", NETCONFPATH: join(work, "net.d"), CNI_PATH: DIRS[side], CNI_CACHE_DIR: join(work, "cache"), CNI_IFNAME: "eth0" };
+  return { argv: [join(OURS, "cni"), command === "ADD" ? "add" : "del", name, netns], env };
+}
+
+async function call(side: Side, command: "ADD" | "DEL", cid: string, netns: string, config: { name: string; cniVersion: string }): Promise<number> {
   const dir = DIRS[side];
-  const env = { PATH: process.env.PATH ?? "", CNI_COMMAND: command, CNI_CONTAINERID: cid, CNI_NETNS: netns, CNI_IFNAME: "eth0", CNI_ARGS: "", CNI_PATH: dir };
+  const direct = { argv: [join(dir, "bridge")], env: { PATH: process.env.PATH ?? "", CNI_COMMAND: command, CNI_CONTAINERID: cid, CNI_NETNS: netns, CNI_IFNAME: "eth0", CNI_ARGS: "", CNI_PATH: dir } };
+  const { argv, env } = VIA_CNI ? viaCni(side, command, cid, netns, config) : direct;
   const t0 = performance.now();
-  const proc = Bun.spawn([join(dir, "bridge")], { env, stdin: new TextEncoder().encode(JSON.stringify(config)), stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn(argv, { env, stdin: new TextEncoder().encode(JSON.stringify(config)), stdout: "pipe", stderr: "pipe" });
   const out = await new Response(proc.stdout).text();
   const code = await proc.exited;
   const ms = performance.now() - t0;
@@ -70,7 +85,7 @@ async function inner(): Promise<void> {
   }
   const m = (side: Side, masq: boolean, cmd: "ADD" | "DEL"): number => median(rounds.get(`${side} ${masq}`)?.[cmd] ?? []);
   const load = (await import("node:os")).loadavg().map((l) => l.toFixed(2)).join(" ");
-  console.log(`bridge with ipMasq (iptables), ${ROUNDS} interleaved rounds of ${containers.length} containers, load average ${load}\n`);
+  console.log(`bridge with ipMasq (iptables)${VIA_CNI ? " through `cni add`/`cni del` (ours in process)" : ""}, ${ROUNDS} interleaved rounds of ${containers.length} containers, load average ${load}\n`);
   console.log("| measurement | ours ms | reference ms | ratio |\n|---|---|---|---|");
   const report: Record<string, number> = {};
   const row = (label: string, ours: number, ref: number) => console.log(`| ${label} | ${ours.toFixed(1)} | ${ref.toFixed(1)} | ${(ours / ref).toFixed(2)}× |`);

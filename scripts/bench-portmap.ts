@@ -1,14 +1,19 @@
 /**
  * `npm run bench` (its portmap part, also `bun run scripts/bench-portmap.ts`): the chain
- * bridge + portmap against the reference's bridge + portmap (/usr/lib/cni, v1.1.1),
- * both run by our `cni add`/`cni del` with CAP_ARGS portMappings, interleaved call by call
- * in one throwaway host namespace; then portmap's ADD time as the nat table grows, at the
- * 1st and the Nth container with port mappings (ours and the reference's, interleaved).
+ * bridge + portmap + firewall against the reference's (/usr/lib/cni, v1.1.1), all run by
+ * our `cni add`/`cni del` with CAP_ARGS portMappings, interleaved call by call in one
+ * throwaway host namespace, ours twice: in process (the default: `cni` runs its own
+ * plugins inside itself) and one process per plugin (TSCNI_IN_PROCESS=0, as a runtime
+ * that execs plugins sees us). Then portmap's ADD time as the nat table grows: 10 ADDs per
+ * side on an empty table, then the table is filled with our portmap ADDs up to N
+ * containers per side (the reference makes rules of the same shape), then 10 ADDs per
+ * side again: the 1st against the Nth container.
  *
  * BENCH_PM_CHAIN=N containers per side for the chain (default 20); BENCH_PM_GROWTH=N
- * containers per side for the growth run (default 500; 0 skips it).
+ * containers per side for the growth run (default 500; 0 skips it); BENCH_IPTABLES=legacy
+ * runs both sides with iptables-legacy (default: the system's iptables, iptables-nft here).
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const OURS = new URL("../dist/bin", import.meta.url).pathname;
@@ -36,21 +41,36 @@ async function inner(): Promise<void> {
   const netns = (process.env.BENCH_NETNS ?? "").split(",");
   const dir = process.env.BENCH_DIR ?? "";
   const sides = [
-    { name: "tscni", bin: OURS, bridge: "tscnipmb0", subnet: "198.18.64.0/20" },
-    { name: "reference", bin: REF, bridge: "tscnipmb1", subnet: "198.18.80.0/20" },
+    { name: "tscni", bin: OURS, bridge: "tscnipmb0", subnet: "198.18.64.0/20", inProcess: "1" },
+    { name: "tscni-exec", bin: OURS, bridge: "tscnipmb2", subnet: "198.19.64.0/20", inProcess: "0" },
+    { name: "reference", bin: REF, bridge: "tscnipmb1", subnet: "198.18.80.0/20", inProcess: "1" },
   ];
   const envOf = (side: (typeof sides)[number]): Record<string, string> => {
     const confDir = join(dir, side.name, "net.d");
     mkdirSync(confDir, { recursive: true });
     const ipam = { type: "host-local", ranges: [[{ subnet: side.subnet }]], dataDir: join(dir, side.name, "ipam") };
-    const conf = { cniVersion: "1.0.0", name: `bench-pm-${side.name}`, plugins: [{ type: "bridge", bridge: side.bridge, isGateway: true, ipam }, { type: "portmap", capabilities: { portMappings: true } }] };
+    const plugins = [{ type: "bridge", bridge: side.bridge, isGateway: true, ipMasq: true, ipam }, { type: "portmap", capabilities: { portMappings: true } }, { type: "firewall" }];
+    const conf = { cniVersion: "1.0.0", name: `bench-pm-${side.name}`, plugins };
     writeFileSync(join(confDir, "10-pm.conflist"), JSON.stringify(conf));
-    return { PATH: process.env.PATH ?? "", NETCONFPATH: confDir, CNI_PATH: side.bin, CNI_CACHE_DIR: join(dir, side.name, "cache"), CNI_IFNAME: "eth0", CAP_ARGS: JSON.stringify({ portMappings: MAPS }) };
+    return { PATH: PATH_ENV, NETCONFPATH: confDir, CNI_PATH: side.bin, CNI_CACHE_DIR: join(dir, side.name, "cache"), CNI_IFNAME: "eth0", CAP_ARGS: JSON.stringify({ portMappings: MAPS }), TSCNI_IN_PROCESS: side.inProcess };
   };
   const envs = sides.map(envOf);
   const times: Record<string, number[]> = {};
   const record = (k: string, ms: number) => (times[k] ??= []).push(ms);
   const cni = join(OURS, "cni");
+  if (CHAIN > 0) await chain(sides, envs, netns, cni, times, record);
+  if (GROWTH > 0) await growth(netns[0]!);
+}
+
+/** The chain part: every side ADDs then DELs CHAIN containers, call by call interleaved. */
+async function chain(
+  sides: { name: string }[],
+  envs: Record<string, string>[],
+  netns: string[],
+  cni: string,
+  times: Record<string, number[]>,
+  record: (k: string, ms: number) => void,
+): Promise<void> {
   for (const verb of ["add", "del"]) {
     for (let i = 0; i < CHAIN; i++) {
       for (const [s, side] of sides.entries()) {
@@ -58,28 +78,70 @@ async function inner(): Promise<void> {
       }
     }
   }
-  console.log(`bridge + portmap chain through \`cni add\`/\`cni del\`, ${CHAIN} containers per side, interleaved; load average ${(await import("node:os")).loadavg().map((l) => l.toFixed(2)).join(" ")}\n`);
+  console.log(`bridge (ipMasq) + portmap + firewall through \`cni add\`/\`cni del\`, ${CHAIN} containers per side, interleaved, iptables ${process.env.BENCH_IPTABLES ?? "system"}; load average ${(await import("node:os")).loadavg().map((l) => l.toFixed(2)).join(" ")}\n`);
   console.log("| chain | ADD median ms | DEL median ms |\n|---|---|---|");
-  for (const side of sides) console.log(`| ${side.name} bridge + portmap | ${median(times[`${side.name} add`]!).toFixed(1)} | ${median(times[`${side.name} del`]!).toFixed(1)} |`);
-  const ratio = (verb: string) => (median(times[`tscni ${verb}`]!) / median(times[`reference ${verb}`]!)).toFixed(2);
-  console.log(`\nratio tscni/reference: ADD ${ratio("add")}x, DEL ${ratio("del")}x`);
-  if (GROWTH > 0) await growth(netns[0]!);
+  for (const side of sides) console.log(`| ${side.name} | ${median(times[`${side.name} add`]!).toFixed(1)} | ${median(times[`${side.name} del`]!).toFixed(1)} |`);
+  const ratio = (name: string, verb: string) => (median(times[`${name} ${verb}`]!) / median(times[`reference ${verb}`]!)).toFixed(2);
+  for (const name of ["tscni", "tscni-exec"]) console.log(`\nratio ${name}/reference: ADD ${ratio(name, "add")}x, DEL ${ratio(name, "del")}x`);
 }
 
-/** portmap ADD alone (a prevResult, no bridge) for GROWTH containers per side, interleaved; the times at the start and the end. */
-async function growth(netns: string): Promise<void> {
-  const at: Record<string, number[]> = {};
-  for (let i = 0; i < GROWTH; i++) {
-    for (const [s, bin] of [OURS, REF].entries()) {
-      const ip = `198.18.${96 + s * 8 + Math.floor(i / 250)}.${(i % 250) + 2}/24`;
+/** PATH for both sides: the system's, or a directory of iptables-legacy links first. */
+const PATH_ENV = ((): string => {
+  const path = process.env.PATH ?? "";
+  if (process.env.BENCH_IPTABLES !== "legacy" || process.env.BENCH_DIR === undefined) return path;
+  const dir = join(process.env.BENCH_DIR, "legacy-bin");
+  mkdirSync(dir, { recursive: true });
+  for (const name of ["iptables", "iptables-save", "iptables-restore", "ip6tables", "ip6tables-save", "ip6tables-restore"]) {
+    const [base, ...rest] = name.split("-");
+    symlinkSync(`/usr/sbin/${[`${base}-legacy`, ...rest].join("-")}`, join(dir, name));
+  }
+  return `${dir}:${path}`;
+})();
+
+/** One portmap ADD alone (a prevResult, no bridge) of container `i` of side `s` (0 ours, 1 reference). */
+function portmapAdd(netns: string, s: number, i: number): Promise<number> {
+  const bin = s === 0 ? OURS : REF;
+  const ip = `198.18.${96 + s * 8 + Math.floor(i / 250)}.${(i % 250) + 2}/24`;
+  const conf = { cniVersion: "1.0.0", name: "bench-growth", type: "portmap", runtimeConfig: { portMappings: MAPS }, prevResult: { cniVersion: "1.0.0", ips: [{ address: ip }] } };
+  const env = { PATH: PATH_ENV, CNI_COMMAND: "ADD", CNI_CONTAINERID: `grow-${s}-${i}`, CNI_NETNS: netns, CNI_IFNAME: "eth0", CNI_PATH: bin };
+  return timed([join(bin, "portmap")], env, JSON.stringify(conf));
+}
+
+/**
+ * The middle of the growth run: our portmap's own transactions (plan.ts, the chains and
+ * rules its ADD makes, the reference's shape) for 2 x (GROWTH - 20) containers, applied
+ * in this process (a spawn per container would take most of the 10 minutes a run gets).
+ */
+async function fillTable(): Promise<void> {
+  const { parsePortmapConfig } = await import("../packages/plugins/portmap/config.ts");
+  const { planPortmapAdd } = await import("../packages/plugins/portmap/plan.ts");
+  const { createLinuxFirewall } = await import("@tscni/firewall/linux");
+  const fw = await createLinuxFirewall({ path: PATH_ENV });
+  for (let i = 10; i < GROWTH - 10; i++) {
+    for (const j of [i, 1000 + i]) {
+      const ip = `198.18.${96 + Math.floor(j / 250)}.${(j % 250) + 2}/24`;
       const conf = { cniVersion: "1.0.0", name: "bench-growth", type: "portmap", runtimeConfig: { portMappings: MAPS }, prevResult: { cniVersion: "1.0.0", ips: [{ address: ip }] } };
-      const env = { PATH: process.env.PATH ?? "", CNI_COMMAND: "ADD", CNI_CONTAINERID: `grow-${s}-${i}`, CNI_NETNS: netns, CNI_IFNAME: "eth0", CNI_PATH: bin };
-      const ms = await timed([join(bin, "portmap")], env, JSON.stringify(conf));
-      if (i < 10) (at[`${s} first`] ??= []).push(ms);
-      if (i >= GROWTH - 10) (at[`${s} last`] ??= []).push(ms);
+      await fw.apply(planPortmapAdd(await parsePortmapConfig(conf, "eth0", async () => "iptables"), `grow-0-${j}`));
     }
   }
-  console.log(`\nportmap ADD as the nat table grows (${GROWTH} containers per side, 3 mappings each, interleaved; medians of 10)\n`);
+}
+
+/**
+ * portmap ADD on an empty nat table and on one holding GROWTH containers per side: 10
+ * interleaved ADDs per side, then fill with our ADDs (the same chains and rules the
+ * reference makes) up to GROWTH-10 per side, then 10 interleaved ADDs per side again.
+ */
+async function growth(netns: string): Promise<void> {
+  const at: Record<string, number[]> = {};
+  const measure = async (from: number, key: string) => {
+    for (let i = from; i < from + 10; i++) for (const s of [0, 1]) (at[`${s} ${key}`] ??= []).push(await portmapAdd(netns, s, i));
+  };
+  await measure(0, "first");
+  const t0 = performance.now();
+  await fillTable();
+  const fill = ((performance.now() - t0) / 1000).toFixed(0);
+  await measure(GROWTH - 10, "last");
+  console.log(`\nportmap ADD as the nat table grows (${GROWTH} containers per side, 3 mappings each; the middle filled by our ADDs in ${fill} s; medians of 10, interleaved)\n`);
   console.log(`| portmap | 1st-10th ADD ms | ${GROWTH - 9}th-${GROWTH}th ADD ms | growth |\n|---|---|---|---|`);
   for (const [s, name] of ["tscni", "reference"].entries()) {
     const a = median(at[`${s} first`]!);
@@ -94,7 +156,7 @@ async function outer(): Promise<void> {
     process.exit(1);
   }
   const { runInsideThrowawayHost } = await import("./lib/netns.ts");
-  process.exitCode = await runInsideThrowawayHost("benchpm", 2 * CHAIN, [process.execPath, "run", import.meta.path, "--inner"]);
+  process.exitCode = await runInsideThrowawayHost("benchpm", Math.max(1, 3 * CHAIN), [process.execPath, "run", import.meta.path, "--inner"]);
 }
 
 if (process.argv.includes("--inner")) await inner();

@@ -35,6 +35,14 @@ export interface IptChainEnsure {
   family: Family;
   table: IptTable;
   chain: string;
+  /**
+   * The chain is named for one container (CNI-DN-<hash>, CNI-<hash>) and is normally new:
+   * a backend may write without reading, assuming it is absent, rules jumping to it are
+   * absent too, and every other rule the transaction adds is already there (checked with
+   * `-C` in the same restore); when any of that is wrong the write fails whole and the
+   * backend reads and renders as usual (render-ipt-fresh.ts).
+   */
+  fresh?: boolean;
 }
 
 /** Empty the chain if it exists (ClearChain without the create). */

@@ -43,3 +43,15 @@ export function unlockFd(fd: number): void {
     if (errno !== EINTR) throw new Error(`flock unlock: errno ${errno}`);
   }
 }
+
+/**
+ * Takes an exclusive lock on `fd`, blocking the thread until it is free: for locks held a
+ * few milliseconds around one synchronous step (the firewall's read and write).
+ */
+export function lockExclusiveBlocking(fd: number): void {
+  const c = libcNow();
+  while (c.flock(fd, LOCK_EX) !== 0) {
+    const errno = c.errno();
+    if (errno !== EINTR) throw new Error(`flock: errno ${errno}`);
+  }
+}

@@ -2,7 +2,8 @@
  * The few libc calls tscni makes, through the one bun:ffi libc loader (loaded on first use,
  * never at import time): a netlink socket's life (socket, setsockopt, send, recv, close),
  * switching the thread's network namespace around the socket's creation (open, setns),
- * CONVENTIONS.md item 10, and flock(2) for the locks the reference shares with us. Each call returns the raw result; errors come from {@link Libc.errno}.
+ * CONVENTIONS.md item 10, flock(2) for the locks the reference shares with us, and the
+ * packet socket of the DHCP client (bind, sendto, ioctl). Each call returns the raw result; errors come from {@link Libc.errno}.
  */
 
 /** Typed libc entry points. */
@@ -16,6 +17,9 @@ export interface Libc {
   open(path: Uint8Array, flags: number): number;
   setns(fd: number, nstype: number): number;
   flock(fd: number, op: number): number;
+  bind(fd: number, addr: Uint8Array, len: number): number;
+  sendto(fd: number, buf: Uint8Array, len: number, flags: number, addr: Uint8Array, alen: number): number;
+  ioctl(fd: number, req: number, arg: Uint8Array): number;
   errno(): number;
 }
 
@@ -36,6 +40,9 @@ function load({ dlopen, FFIType: T, read }: Ffi): Libc {
     open: { args: [T.ptr, T.i32], returns: T.i32 },
     setns: { args: [T.i32, T.i32], returns: T.i32 },
     flock: { args: [T.i32, T.i32], returns: T.i32 },
+    bind: { args: [T.i32, T.ptr, T.u32], returns: T.i32 },
+    sendto: { args: [T.i32, T.ptr, T.u64, T.i32, T.ptr, T.u32], returns: T.i64_fast },
+    ioctl: { args: [T.i32, T.u64, T.ptr], returns: T.i32 },
     __errno_location: { args: [], returns: T.ptr },
   } as const;
   const errors: string[] = [];
@@ -56,6 +63,9 @@ function load({ dlopen, FFIType: T, read }: Ffi): Libc {
       open: (path, flags) => s.open(path, flags),
       setns: (fd, nstype) => s.setns(fd, nstype),
       flock: (fd, op) => s.flock(fd, op),
+      bind: (fd, a, l) => s.bind(fd, a, l),
+      sendto: (fd, b, l, f, a, al) => Number(s.sendto(fd, b, l, f, a, al)),
+      ioctl: (fd, r, a) => s.ioctl(fd, r, a),
       errno: () => {
         const p = s.__errno_location();
         return p === null ? 0 : read.i32(p, 0);

@@ -61,19 +61,10 @@ interface Extra {
 let extra: Promise<Extra> | undefined;
 
 function loadExtra(): Promise<Extra> {
+  // The one libc loader (libc.ts) has the calls; bun:ffi's ptr is not a libc symbol.
   extra ??= (async () => {
-    const { dlopen, FFIType: T, ptr } = await import("bun:ffi");
-    const { symbols: s } = dlopen("libc.so.6", {
-      bind: { args: [T.i32, T.ptr, T.u32], returns: T.i32 },
-      sendto: { args: [T.i32, T.ptr, T.u64, T.i32, T.ptr, T.u32], returns: T.i64_fast },
-      ioctl: { args: [T.i32, T.u64, T.ptr], returns: T.i32 },
-    });
-    return {
-      bind: (fd, a, l) => s.bind(fd, a, l),
-      sendto: (fd, b, l, f, a, al) => Number(s.sendto(fd, b, l, f, a, al)),
-      ioctl: (fd, r, a) => s.ioctl(fd, r, a),
-      ptr: (b) => Number(ptr(b)),
-    };
+    const [c, { ptr }] = await Promise.all([libc(), import("bun:ffi")]);
+    return { bind: c.bind, sendto: c.sendto, ioctl: c.ioctl, ptr: (b) => Number(ptr(b)) };
   })();
   return extra;
 }

@@ -40,7 +40,8 @@ export function planIptablesAdd(conf: PortmapConfig, containerID: string, contai
   ops.push({ op: "ipt.chain.ensure", ...t, chain: TOP_DNAT_CHAIN });
   for (const entry of ["PREROUTING", "OUTPUT"]) ops.push({ op: "ipt.rule.append", ...t, chain: entry, rule: TOP_ENTRY_RULE });
   const dn = dnatChain(conf, containerID, container);
-  ops.push({ op: "ipt.chain.ensure", ...t, chain: dn.name });
+  // The container's own chain is new on a first ADD: the backend may then skip reading nat.
+  ops.push({ op: "ipt.chain.ensure", ...t, chain: dn.name, fresh: true });
   for (const rule of dn.rules) ops.push({ op: "ipt.rule.append", ...t, chain: dn.name, rule });
   for (const rule of dn.entryRules) ops.push({ op: "ipt.rule.append", ...t, chain: TOP_DNAT_CHAIN, rule });
   return ops;

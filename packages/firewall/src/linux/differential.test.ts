@@ -3,7 +3,10 @@
  * few chain, rule and comment names so they hit existing objects (and fail where the
  * kernel refuses), applied to both in a fresh throwaway namespace per run; after every
  * transaction both must agree on success and read back the same tables. Runs with both
- * iptables variants. Kept small (15 runs each) for a 2-core machine.
+ * iptables variants. The nftables side runs twice, over nfnetlink (the default) and over
+ * `nft -f -` in a second namespace: both must succeed or fail alike and leave `nft -a -s
+ * list table` printing the same text, handles included. Kept small (15 runs each) for a
+ * 2-core machine.
  */
 import { describe, expect, test } from "bun:test";
 import { canUseRealKernel, withThrowawayNetns } from "@tscni/kernel/testing";
@@ -12,7 +15,7 @@ import { FakeFirewall } from "../fake/fake-firewall.ts";
 import type { Firewall } from "../firewall.ts";
 import type { Family, FirewallOp, FirewallTx, IptRule } from "../ops.ts";
 import { createLinuxFirewall } from "./linux-firewall.ts";
-import { type IptablesVariant, iptablesVariantDir } from "../testing/linux.ts";
+import { inNetns, type IptablesVariant, iptablesVariantDir } from "../testing/linux.ts";
 
 const root = canUseRealKernel();
 if (!root && process.env.CI === "true") throw new Error("the firewall differential test must run under CI: run it as root");
@@ -45,13 +48,13 @@ const iptOp: fc.Arbitrary<FirewallOp> = fc
   });
 
 const NFT_RULES: Record<string, string[]> = {
-  post: ["jump a", "jump b", "ip daddr 224.0.0.0/4 return", "accept"],
-  a: ["jump b", "ip saddr 198.18.0.5 ip daddr != 198.18.0.0/24 masquerade", "accept"],
-  b: ["tcp dport 80 accept", "counter return"],
+  post: ["jump a", "jump b", "ip daddr 224.0.0.0/4 return", "accept", "fib daddr type local jump b"],
+  a: ["jump b", "ip saddr 198.18.0.5 ip daddr != 198.18.0.0/24 masquerade", "accept", "ip saddr 0.0.0.0/0 ip daddr 198.18.0.5 masquerade"],
+  b: ["tcp dport 80 accept", "counter return", 'iifname "lo" udp sport != 53 drop', "ip daddr != 127.0.0.0/8 goto a"],
 };
 
 const nftOp: fc.Arbitrary<FirewallOp> = fc
-  .record({ chain: fc.constantFrom("post", "a", "b"), kind: fc.nat(9), pick: fc.nat(3), comment: fc.constantFrom(undefined, "x", "xy", "y"), insert: fc.boolean() })
+  .record({ chain: fc.constantFrom("post", "a", "b"), kind: fc.nat(9), pick: fc.nat(4), comment: fc.constantFrom(undefined, "x", "xy", "y"), insert: fc.boolean() })
   .map(({ chain, kind, pick, comment, insert }) => {
     const at = { family: "ip" as const, table: "t" };
     const rules = NFT_RULES[chain] as string[];
@@ -111,15 +114,36 @@ describe.skipIf(!root).each(["nft", "legacy"] as IptablesVariant[])("with iptabl
       await fc.assert(
         fc.asyncProperty(fc.array(fc.array(fc.oneof(iptOp, nftOp), { minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 4 }), async (txs) =>
           withThrowawayNetns(
-            1,
-            async ([ns]) => {
-              const real = await createLinuxFirewall({ netns: ns?.path ?? "", path: tools.dir });
+            2,
+            async ([ns, nsCli]) => {
+              const nftRuns: string[] = [];
+              const real = await createLinuxFirewall({
+                netns: ns?.path ?? "",
+                path: tools.dir,
+                nftTransport: "nfnetlink",
+                // Every rule here is in the compiled subset: nfnetlink must not fall back to `nft`.
+                wrapExec: (exec) => (argv, stdin) => {
+                  if (/(^|\/)nft$/.test(argv[0] ?? "")) nftRuns.push(argv.join(" "));
+                  return exec(argv, stdin);
+                },
+              });
+              const cli = await createLinuxFirewall({ netns: nsCli?.path ?? "", path: tools.dir, nftTransport: "nft" });
               const fake = new FakeFirewall();
+              const listed = (n: string | undefined): string => {
+                try {
+                  return inNetns(n ?? "", ["nft", "-a", "-s", "list", "table", "ip", "t"]);
+                } catch {
+                  return "no table";
+                }
+              };
               for (const tx of [SETUP, ...txs]) {
                 const [a, b] = [await outcome(fake, tx), await outcome(real, tx)];
                 expect({ tx, outcome: b }).toEqual({ tx, outcome: a });
                 expect(await read(real)).toEqual(await read(fake));
+                expect({ tx, outcome: await outcome(cli, tx) }).toEqual({ tx, outcome: b });
+                expect(listed(ns?.name)).toBe(listed(nsCli?.name));
               }
+              expect(nftRuns).toEqual([]);
             },
             "fwdiff",
           ),

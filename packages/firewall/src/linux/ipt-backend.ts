@@ -9,17 +9,18 @@
 import { FirewallError, type IptChainState } from "../firewall.ts";
 import type { Family, IptablesOp, IptTable } from "../ops.ts";
 import { iptTablesOf, renderIptRestore } from "../render-ipt.ts";
+import { renderIptFresh } from "../render-ipt-fresh.ts";
 import { renderIptUndo } from "../undo-ipt.ts";
 import type { ToolExec } from "./exec.ts";
 import { parseIptablesSave } from "./ipt-save.ts";
 import { runOrThrow } from "./run.ts";
 import type { FirewallTools } from "./support.ts";
 
-/** What one family's committed restore needs for an undo: the tables as they were. */
-export interface IptCommitted {
-  family: Family;
-  before: Map<IptTable, IptChainState[]>;
-}
+/**
+ * What one family's committed restore needs for an undo: the tables as they were, or for
+ * a read-free write (render-ipt-fresh.ts) the restore input that takes it back.
+ */
+export type IptCommitted = { family: Family; before: Map<IptTable, IptChainState[]> } | { family: Family; undoInput: string };
 
 /** Reads and writes iptables through the save/restore tools. */
 export interface IptBackend {
@@ -29,39 +30,32 @@ export interface IptBackend {
   applyFamily(ops: readonly IptablesOp[], family: Family): IptCommitted | undefined;
   /** Takes committed families back; best effort, errors are dropped (the caller's error matters). */
   undo(done: readonly IptCommitted[]): void;
-  /** Offers a fresh read of the IPv4 nat table for the next `save` of it (see linux-firewall.ts). */
-  prime(read: IptChainState[] | undefined): void;
 }
-
-// Long enough for a plugin's ADD to follow its support check, short enough that a daemon
-// never diffs against an old read (a stale read could skip a rule someone deleted meanwhile).
-const PRIMED_MS = 500;
 
 /** The iptables backend over `exec` with the tools found. */
 export function createIptBackend(exec: ToolExec, tools: FirewallTools): IptBackend {
-  let primed: IptChainState[] | undefined;
-  let primedAt = 0;
   const restoreTool = (family: Family): string | undefined => (family === 4 ? tools.iptablesRestore : tools.ip6tablesRestore);
 
   function save(family: Family, table: IptTable): IptChainState[] {
-    if (family === 4 && table === "nat" && primed !== undefined) {
-      const read = primed;
-      primed = undefined;
-      if (performance.now() - primedAt < PRIMED_MS) return read;
-    }
     const tool = family === 4 ? tools.iptablesSave : tools.ip6tablesSave;
     if (tool === undefined) throw new FirewallError(`ip${family === 4 ? "" : "6"}tables-save not found`);
     return parseIptablesSave(runOrThrow(exec, [tool, "-t", table]), table);
   }
 
   function undo(done: readonly IptCommitted[]): void {
-    for (const { family, before } of [...done].reverse()) {
+    for (const c of [...done].reverse()) {
+      const { family } = c;
       try {
+        const tool = restoreTool(family);
+        if ("undoInput" in c) {
+          if (tool !== undefined) runOrThrow(exec, [tool, "--noflush", "--wait"], c.undoInput);
+          continue;
+        }
+        const { before } = c;
         const blocks = [...before].flatMap(([table, was]) => {
           const body = renderIptUndo(was, save(family, table));
           return body.length === 0 ? [] : [`*${table}`, ...body, "COMMIT"];
         });
-        const tool = restoreTool(family);
         if (blocks.length > 0 && tool !== undefined) runOrThrow(exec, [tool, "--noflush", "--wait"], `${blocks.join("\n")}\n`);
       } catch {
         // The original error is what the caller needs to see.
@@ -72,6 +66,12 @@ export function createIptBackend(exec: ToolExec, tools: FirewallTools): IptBacke
   function applyFamily(ops: readonly IptablesOp[], family: Family): IptCommitted | undefined {
     const tables = iptTablesOf(ops, family);
     if (tables.length === 0) return undefined;
+    // An ADD whose own chains are new needs no read: one restore, whatever the table holds.
+    const fresh = renderIptFresh(ops, family);
+    const freshTool = restoreTool(family);
+    if (fresh !== undefined && freshTool !== undefined && exec([freshTool, "--noflush", "--wait"], fresh.input).exitCode === 0) {
+      return { family, undoInput: fresh.undo };
+    }
     const readAll = (): Map<IptTable, IptChainState[]> => new Map(tables.map((t) => [t, save(family, t)]));
     let before = readAll();
     for (let attempt = 1; ; attempt++) {
@@ -94,10 +94,5 @@ export function createIptBackend(exec: ToolExec, tools: FirewallTools): IptBacke
     }
   }
 
-  function prime(read: IptChainState[] | undefined): void {
-    primed = read;
-    primedAt = performance.now();
-  }
-
-  return { save, applyFamily, undo, prime };
+  return { save, applyFamily, undo };
 }

@@ -203,12 +203,13 @@ describe.skipIf(!root).each(["nft", "legacy"] as IptablesVariant[])("the Linux f
     await fw.apply([{ op: "ipt.chain.remove", family: 4, table: "nat", chain: "CNI-HOSTPORT-DNAT" }]);
   });
 
-  test("an nft rule someone else deletes between our read and our write does not fail our DEL", async () => {
+  test("an nft rule someone else deletes between our read and our write does not fail our DEL (nft transport)", async () => {
     await fw.apply(nftAdd);
     let raced = false;
     const racing = await createLinuxFirewall({
       netns: ns?.path ?? "",
       path,
+      nftTransport: "nft",
       wrapExec: (exec) => (argv, stdin) => {
         if (!raced && argv.includes("-f")) {
           raced = true; // a concurrent DEL of the same container removes the rule first

@@ -11,8 +11,8 @@ import { type Firewall, type FirewallBackend, FirewallError } from "../firewall.
 import { type Family, type FirewallTx, type IptTable, isIptablesOp, type NftFamily, type NftOp } from "../ops.ts";
 import { execIn, findTool, spawnTool, type ToolExec } from "./exec.ts";
 import { createIptBackend, type IptCommitted } from "./ipt-backend.ts";
-import { parseIptablesSave } from "./ipt-save.ts";
-import { createNftBackend } from "./nft-backend.ts";
+import { createFirewallLock, type FirewallLock } from "./lock.ts";
+import { createNftBackend, type NftBackend } from "./nft-backend.ts";
 import { type FirewallTools, hasIptablesTools, supportsNftables } from "./support.ts";
 
 /** Where the real firewall runs and which tools it uses. */
@@ -25,6 +25,19 @@ export interface LinuxFirewallOptions {
   path?: string;
   /** Wraps how tools run (tests use it to act between a read and a write). */
   wrapExec?: (exec: ToolExec) => ToolExec;
+  /**
+   * The cross-process lock held around each transaction's read -> write (lock.ts); a
+   * lock on `TSCNI_FIREWALL_LOCK` or /run/tscni/firewall.lock when unset. `false` runs
+   * without one: only the test that shows the lost updates a lock prevents uses it.
+   */
+  lock?: FirewallLock | false;
+  /**
+   * How nftables is read and written: `nfnetlink` (in process, nfnl/, the default when
+   * its socket opens) or `nft` (the tool). Unset: `TSCNI_NFT_TRANSPORT`, else nfnetlink.
+   */
+  nftTransport?: "nfnetlink" | "nft";
+  /** Called after each nfnetlink table read (tests use it to widen the read -> write window). */
+  afterNftRead?: () => void;
 }
 
 /** Creates the real firewall; nothing runs until a method is called. */
@@ -45,8 +58,17 @@ export async function createLinuxFirewall(options: LinuxFirewallOptions = {}): P
     nft: findTool("nft", p),
   };
   const ipt = createIptBackend(exec, tools);
-  const nft = createNftBackend(exec, tools.nft);
+  const cliNft = createNftBackend(exec, tools.nft);
+  const transport = options.nftTransport ?? (process.env.TSCNI_NFT_TRANSPORT === "nft" ? "nft" : "nfnetlink");
+  let nfnl: Promise<NftBackend> | undefined;
+  /** The nftables transport; nfnetlink is loaded on first use, `nft` when its socket will not open. */
+  function nftBackend(): Promise<NftBackend> {
+    if (transport === "nft") return Promise.resolve(cliNft);
+    nfnl ??= import("./nfnl/backend.ts").then((m) => m.createNfnlBackend(options.netns, cliNft, options.afterNftRead)).catch(() => cliNft);
+    return nfnl;
+  }
   const works = new Map<FirewallBackend, boolean>();
+  const lock = options.lock === false ? undefined : (options.lock ?? createFirewallLock());
 
   /** Whether one backend works, checked once per firewall. */
   async function supports(backend: FirewallBackend): Promise<boolean> {
@@ -54,11 +76,9 @@ export async function createLinuxFirewall(options: LinuxFirewallOptions = {}): P
     if (ok === undefined) {
       if (backend === "nftables") ok = supportsNftables(tools, exec);
       else {
-        // SupportsIPTables asks iptables about a chain; `iptables-save -t nat` answers the
-        // same question (the tool runs and may read netfilter) and is the read ADD needs next.
-        const r = hasIptablesTools(tools) ? exec([tools.iptablesSave as string, "-t", "nat"]) : undefined;
-        ok = r?.exitCode === 0;
-        if (r !== undefined && ok) ipt.prime(parseIptablesSave(r.stdout, "nat"));
+        // SupportsIPTables: whether iptables can check that filter's INPUT exists, as
+        // go-iptables' ChainExists asks it (one line of one small chain, whatever nat holds).
+        ok = hasIptablesTools(tools) && exec([tools.iptables as string, "-t", "filter", "-S", "INPUT", "1"]).exitCode === 0;
       }
       works.set(backend, ok);
     }
@@ -66,7 +86,7 @@ export async function createLinuxFirewall(options: LinuxFirewallOptions = {}): P
   }
 
   /** IPv4, IPv6, then nft; committed families are undone when a later part fails. */
-  function applyAll(tx: FirewallTx): void {
+  function applyAll(tx: FirewallTx, nft: NftBackend): void {
     const iptOps = tx.filter(isIptablesOp);
     const nftOps = tx.filter((op): op is NftOp => !isIptablesOp(op));
     const done: IptCommitted[] = [];
@@ -90,12 +110,9 @@ export async function createLinuxFirewall(options: LinuxFirewallOptions = {}): P
     supports,
 
     async apply(tx: FirewallTx) {
-      try {
-        applyAll(tx);
-      } finally {
-        // A read primed before this apply would be stale after it.
-        ipt.prime(undefined);
-      }
+      const nft = tx.some((op) => !isIptablesOp(op)) ? await nftBackend() : cliNft;
+      if (lock === undefined) applyAll(tx, nft);
+      else lock.hold(() => applyAll(tx, nft));
     },
 
     async iptables(family: Family, table: IptTable) {
@@ -108,7 +125,8 @@ export async function createLinuxFirewall(options: LinuxFirewallOptions = {}): P
 
     async nftTable(family: NftFamily, table: string) {
       // Without nft no nftables table can be there to find (DEL tries both backends, H-3).
-      return tools.nft === undefined ? undefined : nft.list(family, table);
+      if (transport === "nft" && tools.nft === undefined) return undefined;
+      return (await nftBackend()).list(family, table);
     },
   };
 }

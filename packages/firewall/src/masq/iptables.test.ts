@@ -11,7 +11,7 @@ const tail = (target: string) => ["-m", "comment", "--comment", COMMENT, "-j", t
 describe("iptMasqSetup", () => {
   test("makes the reference's chain, its two rules and the POSTROUTING jump for an IPv4 address (H-3)", () => {
     expect(iptMasqSetup([cidr("198.18.0.5/24")], "mynet", "ctr1")).toEqual([
-      { op: "ipt.chain.ensure", family: 4, table: "nat", chain: CHAIN },
+      { op: "ipt.chain.ensure", family: 4, table: "nat", chain: CHAIN, fresh: true },
       { op: "ipt.rule.append", family: 4, table: "nat", chain: CHAIN, rule: ["-d", "198.18.0.0/24", ...tail("ACCEPT")] },
       { op: "ipt.rule.append", family: 4, table: "nat", chain: CHAIN, rule: ["!", "-d", "224.0.0.0/4", ...tail("MASQUERADE")] },
       { op: "ipt.rule.append", family: 4, table: "nat", chain: "POSTROUTING", rule: ["-s", "198.18.0.5/32", ...tail(CHAIN)] },

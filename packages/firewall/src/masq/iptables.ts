@@ -62,7 +62,8 @@ export function iptMasqSetup(ips: readonly IPNet[], net: string, cid: string): I
   const ops: IptablesOp[] = [];
   for (const ipn of ips) {
     const family = familyOf(ipn);
-    ops.push({ op: "ipt.chain.ensure", family, table: TABLE, chain });
+    // The container's own chain (fresh): the backend may write without reading nat first.
+    ops.push({ op: "ipt.chain.ensure", family, table: TABLE, chain, fresh: true });
     for (const rule of iptMasqChainRules(ipn, comment)) ops.push({ op: "ipt.rule.append", family, table: TABLE, chain, rule });
     ops.push({ op: "ipt.rule.append", family, table: TABLE, chain: "POSTROUTING", rule: iptMasqJump(ipn, chain, comment) });
   }

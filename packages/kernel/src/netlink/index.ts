@@ -8,3 +8,6 @@ export { NetlinkError, NetlinkSocket } from "./socket.ts";
 export { MessageBuilder, attrs, attrStr, attrU, messages } from "./wire.ts";
 export { cidrBytes, ipBytes, ipText, macBytes, macText } from "./text.ts";
 export { IPPROTO, deleteConntrackByDstPort, matchingTuple } from "./conntrack.ts";
+export { libc } from "../libc.ts";
+export { within } from "../netns.ts";
+export type { Libc } from "../libc.ts";
