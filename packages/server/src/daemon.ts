@@ -15,6 +15,7 @@ import { Limiter } from "./limiter.ts";
 import { daemonLimits, type DaemonLimits } from "./limits.ts";
 import { logLine } from "./log.ts";
 import { DaemonMetrics } from "./metrics.ts";
+import { refusalLogger } from "./refusal-log.ts";
 
 /** kubelet re-reads its config dir every five seconds. */
 export const DEFAULT_SYNC_INTERVAL_MS = 5_000;
@@ -108,7 +109,7 @@ export async function startDaemon(options: DaemonOptions): Promise<CniDaemon> {
           collectWhenIdle();
         }
       },
-      ...(log !== undefined ? { onRefuse: (reason, status, msg) => log(logLine("warn", `refused a request: ${msg}`, { reason, status })) } : {}),
+      ...(log !== undefined ? { onRefuse: refusalLogger(log) } : {}),
     });
   } finally {
     process.umask(umask);

@@ -57,15 +57,27 @@ function concat(chunks: readonly Uint8Array[], total: number): Uint8Array {
   return out;
 }
 
+/** The head of a response: status line, its headers, a length, `connection: close`. */
+function headText(status: number, headers: readonly (readonly [string, string])[], length: number): string {
+  const lines = [`HTTP/1.1 ${status} ${REASONS[status] ?? "Status"}`];
+  for (const [name, value] of headers) if (name !== "content-length" && name !== "connection") lines.push(`${name}: ${value}`);
+  lines.push(`content-length: ${length}`, "connection: close", "", "");
+  return lines.join("\r\n");
+}
+
+/**
+ * The bytes of a refusal, made synchronously from strings: a flood of junk costs the JS
+ * thread no Response, no promise and no copy per request.
+ */
+function refusalBytes(status: number, code: number, msg: string): Uint8Array {
+  const body = JSON.stringify({ error: { code, msg } });
+  return encoder.encode(headText(status, [["content-type", "application/json"]], Buffer.byteLength(body)) + body);
+}
+
 /** The bytes of a response: status line, its headers, a length, `connection: close`. */
 async function serialize(res: Response): Promise<Uint8Array> {
   const body = new Uint8Array(await res.arrayBuffer());
-  const lines = [`HTTP/1.1 ${res.status} ${REASONS[res.status] ?? "Status"}`];
-  res.headers.forEach((value, name) => {
-    if (name !== "content-length" && name !== "connection") lines.push(`${name}: ${value}`);
-  });
-  lines.push(`content-length: ${body.length}`, "connection: close", "", "");
-  const head = encoder.encode(lines.join("\r\n"));
+  const head = encoder.encode(headText(res.status, [...res.headers], body.length));
   return concat([head, body], head.length + body.length);
 }
 
@@ -81,6 +93,8 @@ export function errorResponse(status: number, code: number, msg: string, extra: 
  */
 export function listenBounded(options: BoundedServerOptions): UnixSocketListener<Conn> {
   const { limits, metrics } = options;
+  // Connections still sending their headers, oldest first (a Set keeps insertion order).
+  const pending = new Set<Socket<Conn>>();
 
   const write = (s: Socket<Conn>, bytes: Uint8Array): void => {
     const n = s.write(bytes);
@@ -97,9 +111,13 @@ export function listenBounded(options: BoundedServerOptions): UnixSocketListener
     write(s, await serialize(res));
   };
   const refuse = (s: Socket<Conn>, reason: RefusalReason, status: number, code: number, msg: string): void => {
+    pending.delete(s);
+    clearTimeout(s.data.timer);
+    if (s.data.phase === "done") return;
+    s.data.phase = "done";
     metrics.refuse(reason, code);
     options.onRefuse?.(reason, status, msg);
-    void respond(s, errorResponse(status, code, msg));
+    write(s, refusalBytes(status, code, msg));
   };
   const arm = (s: Socket<Conn>, ms: number, reason: RefusalReason, what: string, wait = ms): void => {
     clearTimeout(s.data.timer);
@@ -137,6 +155,7 @@ export function listenBounded(options: BoundedServerOptions): UnixSocketListener
     );
   };
   const onHead = (s: Socket<Conn>, bytes: Uint8Array, end: number): void => {
+    pending.delete(s);
     const parsed = parseHead(new TextDecoder().decode(bytes.subarray(0, end)));
     if (typeof parsed === "string") return refuse(s, "malformed", 400, 6, parsed);
     if (parsed.chunked) return refuse(s, "malformed", 411, 5, "chunked request bodies are not accepted; send Content-Length");
@@ -164,6 +183,13 @@ export function listenBounded(options: BoundedServerOptions): UnixSocketListener
           refuse(s, "too-many-connections", 503, 11, `the CNI daemon has ${limits.maxConnections} connections open; try again later`);
           return;
         }
+        // Over the budget of connections still sending headers, the oldest of them makes
+        // room: a new connection may be a whole call, the oldest has had the most time.
+        if (pending.size >= limits.maxPendingHeaders) {
+          const oldest = pending.values().next().value;
+          if (oldest !== undefined) refuse(oldest, "pending-headers-full", 408, 5, `timed out reading the request headers: ${limits.maxPendingHeaders} connections were still sending theirs`);
+        }
+        pending.add(s);
         arm(s, limits.headerTimeoutMs, "header-timeout", "headers");
       },
       data(s, chunk) {
@@ -193,6 +219,7 @@ export function listenBounded(options: BoundedServerOptions): UnixSocketListener
         write(s, rest);
       },
       close(s) {
+        pending.delete(s);
         clearTimeout(s.data.timer);
         s.data.phase = "done"; // a call still running answers no one
         s.data.body = undefined;

@@ -14,7 +14,7 @@ interface Histogram {
 }
 
 /** Why a request was refused before it ran. */
-export type RefusalReason = "body-too-large" | "headers-too-large" | "header-timeout" | "body-timeout" | "too-many-connections" | "queue-full" | "draining" | "malformed";
+export type RefusalReason = "body-too-large" | "headers-too-large" | "header-timeout" | "pending-headers-full" | "body-timeout" | "too-many-connections" | "queue-full" | "draining" | "malformed";
 
 /** The live counters of one daemon. */
 export class DaemonMetrics {
