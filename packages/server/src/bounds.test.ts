@@ -174,10 +174,12 @@ describe("the daemon's bounds", () => {
     await start({ maxPendingHeaders: 3, headerTimeoutMs: 60_000 });
     const t0 = performance.now();
     const stalled: Promise<Answer>[] = [];
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 3; i++) {
       stalled.push(raw([`POST /cni HTTP/1.1\r\nx-n: ${i}\r\n`], { stall: true }));
       await Bun.sleep(20); // in order: the first two are the oldest when the fourth and fifth come
     }
+    await Bun.sleep(1_100); // a connection is evicted only once it has had a second
+    for (let i = 3; i < 5; i++) stalled.push(raw([`POST /cni HTTP/1.1\r\nx-n: ${i}\r\n`], { stall: true }));
     const first = await Promise.race([Promise.all(stalled.slice(0, 2)), Bun.sleep(5_000).then(() => "none" as const)]);
     expect(first).not.toBe("none");
     const evicted = first as Answer[];
@@ -189,6 +191,20 @@ describe("the daemon's bounds", () => {
     expect(performance.now() - t0).toBeLessThan(10_000);
     expect(await metricLine("tscni_daemon_refused_total{reason=\"pending-headers-full\"}")).toBe(3);
     await daemon?.stop(); // closes the two still stalled
+  });
+
+  test("in a burst of fresh connections over that budget, the new one gets HTTP 503 with code 11 and none is evicted", async () => {
+    await start({ maxPendingHeaders: 2, headerTimeoutMs: 60_000 });
+    const stalled = [0, 1].map(() => raw(["POST /cni HTTP/1.1\r\n"], { stall: true }));
+    await Bun.sleep(50);
+    const over = await raw([head(2), "{}"]);
+    expect(over.status).toBe(503);
+    expect(JSON.parse(over.body).error.code).toBe(11);
+    // Read in process: a scrape would be a third connection, refused as well.
+    const text = daemon!.metrics.render(0);
+    expect(text).toContain('tscni_daemon_refused_total{reason="pending-headers-full"} 1\n');
+    await daemon?.stop();
+    expect((await Promise.all(stalled)).map((a) => a.status)).toEqual([0, 0]); // closed by the stop, never answered
   });
 
   test("logs refusals at most once per reason per second, and the next line counts those left out", async () => {

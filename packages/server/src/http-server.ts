@@ -22,6 +22,8 @@ export interface BoundedServerOptions {
 
 interface Conn {
   phase: "head" | "body" | "busy" | "done";
+  /** When it opened (`performance.now()`). */
+  opened: number;
   head: Uint8Array[];
   headBytes: number;
   request?: RequestHead;
@@ -35,6 +37,9 @@ const REASONS: Readonly<Record<number, string>> = {
   200: "OK", 400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed", 408: "Request Timeout", 411: "Length Required",
   413: "Content Too Large", 431: "Request Header Fields Too Large", 500: "Internal Server Error", 503: "Service Unavailable",
 };
+
+/** A connection still sending its headers is evicted by a newer one only after this long. */
+const EVICT_AFTER_MS = 1_000;
 
 const encoder = new TextEncoder();
 const CRLFCRLF = encoder.encode("\r\n\r\n");
@@ -95,6 +100,8 @@ export function listenBounded(options: BoundedServerOptions): UnixSocketListener
   const { limits, metrics } = options;
   // Connections still sending their headers, oldest first (a Set keeps insertion order).
   const pending = new Set<Socket<Conn>>();
+  // How long a connection may send its headers before a newer one may evict it.
+  const evictAfterMs = Math.min(EVICT_AFTER_MS, limits.headerTimeoutMs);
 
   const write = (s: Socket<Conn>, bytes: Uint8Array): void => {
     const n = s.write(bytes);
@@ -177,17 +184,23 @@ export function listenBounded(options: BoundedServerOptions): UnixSocketListener
     unix: options.unix,
     socket: {
       open(s) {
-        s.data = { phase: "head", head: [], headBytes: 0, got: 0 };
+        s.data = { phase: "head", head: [], headBytes: 0, got: 0, opened: performance.now() };
         metrics.connections++;
         if (metrics.connections > limits.maxConnections) {
           refuse(s, "too-many-connections", 503, 11, `the CNI daemon has ${limits.maxConnections} connections open; try again later`);
           return;
         }
         // Over the budget of connections still sending headers, the oldest of them makes
-        // room: a new connection may be a whole call, the oldest has had the most time.
+        // room once it has had a moment (a new connection may be a whole call, the oldest
+        // has had the most time); in a burst of fresh ones, the new one is refused instead,
+        // so a valid call whose bytes are not read yet is never evicted by the burst.
         if (pending.size >= limits.maxPendingHeaders) {
           const oldest = pending.values().next().value;
-          if (oldest !== undefined) refuse(oldest, "pending-headers-full", 408, 5, `timed out reading the request headers: ${limits.maxPendingHeaders} connections were still sending theirs`);
+          if (oldest === undefined || s.data.opened - oldest.data.opened < evictAfterMs) {
+            refuse(s, "pending-headers-full", 503, 11, `the CNI daemon has ${limits.maxPendingHeaders} connections still sending their headers; try again later`);
+            return;
+          }
+          refuse(oldest, "pending-headers-full", 408, 5, `timed out reading the request headers: ${limits.maxPendingHeaders} connections were still sending theirs`);
         }
         pending.add(s);
         arm(s, limits.headerTimeoutMs, "header-timeout", "headers");

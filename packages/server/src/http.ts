@@ -15,6 +15,7 @@ import type { KeyedQueue } from "./keyed-queue.ts";
 import { QueueFullError, type Limiter } from "./limiter.ts";
 import { logLine, validTraceparent } from "./log.ts";
 import { METRICS_CONTENT_TYPE, type DaemonMetrics } from "./metrics.ts";
+import { poolUsage } from "./pool-usage.ts";
 import { CNI_ENDPOINT, decodeRequest } from "./wire.ts";
 import type { WireResponse } from "./wire.ts";
 
@@ -65,7 +66,8 @@ function probe(req: Request, path: string, ctx: HttpContext): Response | undefin
   if (ctx.metrics === undefined) return undefined;
   ctx.metrics.inFlight = ctx.limiter?.running ?? ctx.metrics.inFlight;
   ctx.metrics.queued = ctx.limiter?.queued ?? 0;
-  return new Response(ctx.metrics.render(process.memoryUsage.rss()), { headers: { "content-type": METRICS_CONTENT_TYPE } });
+  const network = ctx.manager.defaultNetwork;
+  return new Response(ctx.metrics.render(process.memoryUsage.rss(), network !== undefined ? poolUsage(network.list) : []), { headers: { "content-type": METRICS_CONTENT_TYPE } });
 }
 
 /** Runs a call under the controls: its container's turn, then a slot, then the GC gate. */

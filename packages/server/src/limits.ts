@@ -17,8 +17,9 @@ export interface DaemonLimits {
   readonly maxConnections: number;
   /**
    * Connections still sending their headers at once (a budget of their own, inside
-   * `maxConnections`): one more makes the oldest of them answer HTTP 408 and close, so
-   * stalled connections never hold the places of calls that send a whole request.
+   * `maxConnections`): one more makes the oldest of them answer HTTP 408 and close when
+   * it has been open for a second (else the new one gets HTTP 503, code 11), so stalled
+   * connections never hold the places of calls that send a whole request.
    */
   readonly maxPendingHeaders: number;
   /** CNI calls running at once; more wait in a queue. */
