@@ -209,7 +209,8 @@ describe("the daemon's bounds", () => {
 
   test("logs refusals at most once per reason per second, and the next line counts those left out", async () => {
     await start();
-    await Promise.all(Array.from({ length: 20 }, () => raw(["NOT HTTP\r\n\r\n"])));
+    // Half not HTTP at all, half HTTP whose body is not a wire request: one reason, one line.
+    await Promise.all(Array.from({ length: 20 }, (_, i) => raw([i % 2 === 0 ? "NOT HTTP\r\n\r\n" : `${head(5)}nope!`])));
     const lines = logs.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.reason === "malformed");
     expect(lines).toHaveLength(1);
     await Bun.sleep(1_100);

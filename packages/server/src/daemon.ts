@@ -92,7 +92,8 @@ export async function startDaemon(options: DaemonOptions): Promise<CniDaemon> {
     }, IDLE_GC_MS);
     gcTimer.unref();
   };
-  const ctx = { manager, gate: new CommandGate(), keyed: new KeyedQueue(), limiter, metrics, draining: () => draining, ...(log !== undefined ? { log } : {}) };
+  const refusalLog = log !== undefined ? refusalLogger(log) : undefined;
+  const ctx = { manager, gate: new CommandGate(), keyed: new KeyedQueue(), limiter, metrics, draining: () => draining, ...(log !== undefined && refusalLog !== undefined ? { log, refusalLog } : {}) };
   // The socket is created under a umask that leaves it to its owner, so it is never open
   // to others, even between bind and chmod.
   const umask = process.umask(0o177);
@@ -109,7 +110,7 @@ export async function startDaemon(options: DaemonOptions): Promise<CniDaemon> {
           collectWhenIdle();
         }
       },
-      ...(log !== undefined ? { onRefuse: refusalLogger(log) } : {}),
+      ...(refusalLog !== undefined ? { onRefuse: refusalLog } : {}),
     });
   } finally {
     process.umask(umask);
