@@ -311,7 +311,20 @@ async function inner(): Promise<void> {
     if (only === undefined || only === "breakdown") Object.assign(report, await breakdown(ctx, rows));
     if (process.env.BENCH_ABUSE !== "0" && (only === undefined || only === "abuse")) {
       const { abuse } = await import("./lib/daemon-abuse.ts");
-      Object.assign(report, await abuse({ socket, pid: daemon.pid, valid: (i) => call(ctx, "daemon", i % 2 === 0 ? "ADD" : "DEL", 1 + ((i >> 1) % 5)) }, rows));
+      const valid = (i: number): Promise<{ ms: number }> => call(ctx, "daemon", i % 2 === 0 ? "ADD" : "DEL", 1 + ((i >> 1) % 5));
+      // The control first: the same abuse aimed at a second daemon, so the valid calls pay the
+      // shared cores but not the abuse; what is left between the two runs is the abuse's own cost.
+      const decoySocket = join(work, "decoy.sock");
+      const decoy = Bun.spawn([join(BIN, "cni"), "daemon", "--socket", decoySocket, "--conf-dir", confDir, "--bin-dir", BIN, "--cache-dir", join(work, "cache-decoy")], { stdout: "ignore", stderr: "ignore" });
+      try {
+        while (!existsSync(decoySocket)) await Bun.sleep(10);
+        const control = await abuse({ socket, pid: daemon.pid, decoy: decoySocket, valid }, rows);
+        for (const [k, val] of Object.entries(control)) report[`control.${k}`] = val;
+      } finally {
+        decoy.kill("SIGTERM");
+        await decoy.exited;
+      }
+      Object.assign(report, await abuse({ socket, pid: daemon.pid, valid }, rows));
     }
     const load = (await import("node:os")).loadavg().map((l) => l.toFixed(2)).join(" ");
     console.log(`bench-daemon: reference ${REF} (cniVersion 1.0.0) vs tscni ${BIN}; load average ${load}\n`);

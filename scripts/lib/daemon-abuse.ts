@@ -10,6 +10,11 @@ import { readFileSync } from "node:fs";
 export interface AbuseTarget {
   socket: string;
   pid: number;
+  /**
+   * Another daemon's socket (same machine, nobody's calls): when given, the abuse is aimed
+   * there, so the valid calls meet the same load on the cores but none of the abuse.
+   */
+  decoy?: string;
   valid: (i: number) => Promise<{ ms: number }>;
 }
 
@@ -148,11 +153,14 @@ export async function abuse(target: AbuseTarget, rows: string[]): Promise<Record
   let peak = idle;
   const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(target.pid))), 10);
   const t0 = performance.now();
-  const procs = KINDS.map((kind) => Bun.spawn([process.execPath, "run", import.meta.path, "--attack", kind, target.socket], { stdout: "pipe", stderr: "inherit" }));
+  const aimed = target.decoy ?? target.socket;
+  const procs = KINDS.map((kind) => Bun.spawn([process.execPath, "run", import.meta.path, "--attack", kind, aimed], { stdout: "pipe", stderr: "inherit" }));
   let done = false;
   const report = Promise.all(procs.map(async (p) => JSON.parse(await new Response(p.stdout).text()) as Outcome[])).finally(() => (done = true));
   const during: number[] = [];
-  for (let i = 20; !done; i++) during.push((await target.valid(i)).ms);
+  // Whole ADD/DEL pairs only (an even call is an ADD, the odd one after it its DEL), so no
+  // container is left added for the next run.
+  for (let i = 20; !done || i % 2 === 1; i++) during.push((await target.valid(i)).ms);
   const [malformed, big, stalled] = (await report) as [Outcome[], Outcome[], Outcome[]];
   const seconds = (performance.now() - t0) / 1000;
   clearInterval(sampler);
@@ -164,9 +172,10 @@ export async function abuse(target: AbuseTarget, rows: string[]): Promise<Record
   const s2 = await served(target.socket);
   const inDaemon = (a: { sum: number; count: number }, b: { sum: number; count: number }): number => ((b.sum - a.sum) / Math.max(1, b.count - a.count)) * 1000;
   const alive = (await target.valid(1000)).ms;
+  await target.valid(1001);
   rows.push(
     "",
-    `abuse (${seconds.toFixed(1)} s): 5,000 malformed (${tally(malformed)}); 20 × 100 MB bodies, 4 at a time (${tally(big)}); 200 stalled half requests (${tally(stalled)})`,
+    `abuse ${target.decoy !== undefined ? "aimed at another daemon (a control: the same load on the cores, no abuse here)" : "aimed at this daemon"} (${seconds.toFixed(1)} s): 5,000 malformed (${tally(malformed)}); 20 × 100 MB bodies, 4 at a time (${tally(big)}); 200 stalled half requests (${tally(stalled)})`,
     "",
     "| daemon under abuse | before | during |",
     "|---|---|---|",
