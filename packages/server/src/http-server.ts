@@ -145,21 +145,19 @@ export function listenBounded(options: BoundedServerOptions): UnixSocketListener
       open(s) {
         s.data = { phase: "head", head: [], headBytes: 0, got: 0, opened: performance.now() };
         metrics.connections++;
-        if (metrics.connections > limits.maxConnections) {
+        // Over the budget of connections still sending headers, or at the connection cap,
+        // the oldest of those makes room once it has had a second: a new connection may be
+        // a whole call, the oldest has had the most time. In a burst of fresh ones nobody
+        // is evicted (a valid call whose bytes are not read yet must not be) and the
+        // newcomer is let in over the budget: only the connection cap refuses.
+        const crowded = pending.size >= limits.maxPendingHeaders || metrics.connections > limits.maxConnections;
+        const oldest = crowded ? pending.values().next().value : undefined;
+        const evict = oldest !== undefined && s.data.opened - oldest.data.opened >= evictAfterMs;
+        if (evict) refuse(oldest, "pending-headers-full", 408, 5, `timed out reading the request headers: ${limits.maxPendingHeaders} connections were still sending theirs`);
+        // The evicted one may be counted until its close event: its place is this one's.
+        if (metrics.connections > limits.maxConnections && !evict) {
           refuse(s, "too-many-connections", 503, 11, `the CNI daemon has ${limits.maxConnections} connections open; try again later`);
           return;
-        }
-        // Over the budget of connections still sending headers, the oldest of them makes
-        // room once it has had a moment (a new connection may be a whole call, the oldest
-        // has had the most time); in a burst of fresh ones, the new one is refused instead,
-        // so a valid call whose bytes are not read yet is never evicted by the burst.
-        if (pending.size >= limits.maxPendingHeaders) {
-          const oldest = pending.values().next().value;
-          if (oldest === undefined || s.data.opened - oldest.data.opened < evictAfterMs) {
-            refuse(s, "pending-headers-full", 503, 11, `the CNI daemon has ${limits.maxPendingHeaders} connections still sending their headers; try again later`);
-            return;
-          }
-          refuse(oldest, "pending-headers-full", 408, 5, `timed out reading the request headers: ${limits.maxPendingHeaders} connections were still sending theirs`);
         }
         pending.add(s);
         arm(s, limits.headerTimeoutMs, "header-timeout", "headers");

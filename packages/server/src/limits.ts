@@ -16,10 +16,11 @@ export interface DaemonLimits {
   /** Open connections at once; one more is answered HTTP 503 (code 11) and closed. */
   readonly maxConnections: number;
   /**
-   * Connections still sending their headers at once (a budget of their own, inside
-   * `maxConnections`): one more makes the oldest of them answer HTTP 408 and close when
-   * it has been open for a second (else the new one gets HTTP 503, code 11), so stalled
-   * connections never hold the places of calls that send a whole request.
+   * Connections still sending their headers (a budget of their own, inside
+   * `maxConnections`): past it, or at the connection cap, a new connection makes the
+   * oldest of them answer HTTP 408 and close once it has been open for a second, so
+   * stalled connections never hold the places of calls that send a whole request. A
+   * burst of fresh ones evicts nobody; only the connection cap refuses (HTTP 503).
    */
   readonly maxPendingHeaders: number;
   /** CNI calls running at once; more wait in a queue. */
