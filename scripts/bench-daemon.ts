@@ -17,7 +17,7 @@
  *
  * BENCH_CONTAINERS=N (default 50, at least 50 for the parallel section), BENCH_SEQ (the
  * sequential containers, default 20), BENCH_ROUNDS (default 2), BENCH_ABUSE=0 skips the abuse,
- * BENCH_ONLY=sequential|parallel|chain|abuse runs one section.
+ * BENCH_ONLY=sequential|parallel|chain|breakdown|abuse runs one section, BENCH_DAEMON_LOG=FILE keeps the daemon's log.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -58,7 +58,7 @@ function config(who: Who, work: string): Record<string, unknown> {
 }
 
 /** One plugin call as a runtime makes it: spawn, stdin, wait; returns ms and stdout. */
-async function call(ctx: Ctx, who: Who, command: string, i: number, prev?: string): Promise<{ ms: number; out: string }> {
+async function call(ctx: Ctx, who: Who, command: string, i: number, prev?: string): Promise<{ ms: number; out: string; cpuMs: number }> {
   const cfg = who === "daemon" ? { cniVersion: "1.1.0", name: "shim", type: "cni-shim", socketPath: ctx.socket } : { ...config(who, ctx.work), ...(prev !== undefined ? { prevResult: JSON.parse(prev) as unknown } : {}) };
   const exe = who === "ref" ? join(REF, "bridge") : who === "exec" ? join(BIN, "bridge") : join(BIN, "cni-shim");
   const env = {
@@ -77,7 +77,14 @@ async function call(ctx: Ctx, who: Who, command: string, i: number, prev?: strin
   const code = await proc.exited;
   const ms = performance.now() - t0;
   if (code !== 0) throw new Error(`${who} ${command} ${i} failed: ${out}${await new Response(proc.stderr).text()}`);
-  return { ms, out };
+  const u = proc.resourceUsage();
+  return { ms, out, cpuMs: u === undefined ? NaN : Number(u.cpuTime.user + u.cpuTime.system) / 1000 };
+}
+
+/** A process's user + system CPU so far, in ms (/proc/PID/stat, clock ticks of 10 ms). */
+function cpuOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 function rssMiB(pid: number): number {
@@ -114,6 +121,14 @@ async function sequential(ctx: Ctx, rows: string[]): Promise<Record<string, numb
   return out;
 }
 
+/** One call posted straight to the daemon, no shim process: what the daemon alone takes. */
+async function direct(ctx: Ctx, command: string, i: number): Promise<void> {
+  const env = { CNI_COMMAND: command, CNI_CONTAINERID: `bd-${i}`, CNI_NETNS: ctx.netns[i]!, CNI_IFNAME: IF.daemon, CNI_ARGS: `IgnoreUnknown=1;K8S_POD_NAMESPACE=bench;K8S_POD_NAME=p${i}`, CNI_PATH: BIN };
+  const config = Buffer.from(JSON.stringify({ cniVersion: "1.1.0", name: "shim", type: "cni-shim" })).toString("base64");
+  const res = await fetch("http://localhost/cni", { method: "POST", unix: ctx.socket, body: JSON.stringify({ env, config }) });
+  if (res.status !== 200) throw new Error(`direct ${command} ${i}: HTTP ${res.status} ${await res.text()}`);
+}
+
 async function parallel(ctx: Ctx, rows: string[]): Promise<Record<string, number>> {
   const wall: Record<string, number[]> = {};
   const rss = { before: [] as number[], during: [] as number[], after: [] as number[] };
@@ -125,11 +140,22 @@ async function parallel(ctx: Ctx, rows: string[]): Promise<Record<string, number
         if (sampling) rss.before.push(rssMiB(ctx.daemonPid));
         let peak = 0;
         const sampler = sampling ? setInterval(() => (peak = Math.max(peak, rssMiB(ctx.daemonPid))), 5) : undefined;
+        const cpu0 = cpuOf(ctx.daemonPid);
         const t0 = performance.now();
-        await Promise.all(idx.map((i) => call(ctx, who, "ADD", i)));
+        const calls = await Promise.all(idx.map((i) => call(ctx, who, "ADD", i)));
         (wall[`${who} ${k}`] ??= []).push(performance.now() - t0);
+        // CPU of the burst: the processes spawned (Go plugins, our plugins, or shims) and the daemon's.
+        (wall[`${who} ${k} cpu`] ??= []).push(calls.reduce((sum, c) => sum + c.cpuMs, 0));
+        if (who === "daemon") (wall[`${who} ${k} daemon cpu`] ??= []).push(cpuOf(ctx.daemonPid) - cpu0);
         clearInterval(sampler);
         await Promise.all(idx.map((i) => call(ctx, who, "DEL", i)));
+        if (who === "daemon") {
+          // The same burst posted straight to the daemon: its own part of the wall time.
+          const t1 = performance.now();
+          await Promise.all(idx.map((i) => direct(ctx, "ADD", i)));
+          (wall[`direct ${k}`] ??= []).push(performance.now() - t1);
+          await Promise.all(idx.map((i) => direct(ctx, "DEL", i)));
+        }
         if (sampling) {
           rss.during.push(peak);
           await Bun.sleep(1000);
@@ -146,11 +172,72 @@ async function parallel(ctx: Ctx, rows: string[]): Promise<Record<string, number
     out[`exec.par${k}`] = e!;
     out[`daemon.par${k}`] = d!;
     rows.push(`| ${k} at once (× ${ROUNDS}) | ${fmt(r!)} | ${fmt(e!)} | ${fmt(d!)} | ${(e! / r!).toFixed(2)}× | ${(d! / r!).toFixed(2)}× |`);
+    const [rc, ec, dc] = WHO.map((w) => median(wall[`${w} ${k} cpu`] ?? []));
+    const daemonCpu = median(wall[`daemon ${k} daemon cpu`] ?? []);
+    rows.push(`| ${k} at once, posted straight to the daemon (no shim) | | | ${fmt(median(wall[`direct ${k}`] ?? []))} | | ${(median(wall[`direct ${k}`] ?? []) / r!).toFixed(2)}× |`);
+    rows.push(`| ${k} at once, CPU of the processes spawned (ms) | ${fmt(rc!)} | ${fmt(ec!)} | ${fmt(dc!)} shims + ${fmt(daemonCpu)} daemon | | |`);
+    Object.assign(out, { [`ref.par${k}.cpu`]: rc, [`exec.par${k}.cpu`]: ec, [`daemon.par${k}.cpu.shims`]: dc, [`daemon.par${k}.cpu.daemon`]: daemonCpu });
   }
   const [b, du, a] = [Math.min(...rss.before), Math.max(...rss.during), Math.max(...rss.after)];
   rows.push("", `daemon RSS (MiB): idle before ${fmt(b)}, peak during 50 parallel ADDs ${fmt(du)}, 1 s after their DELs ${fmt(a)} (${(((a - b) / b) * 100).toFixed(0)}% over idle)`);
   Object.assign(out, { "rss.before": b, "rss.during": du, "rss.after": a });
   return out;
+}
+
+/** The daemon's own time of ADD calls so far (`/metrics`): total seconds. */
+async function addSeconds(ctx: Ctx): Promise<number> {
+  const text = await (await fetch("http://localhost/metrics", { unix: ctx.socket })).text();
+  return Number(/^tscni_daemon_call_duration_seconds_sum\{verb="ADD"\} (\S+)$/m.exec(text)?.[1] ?? 0);
+}
+
+/** A plugin's VERSION (no stdin config needed): the floor of a start. */
+async function version(exe: string, extra: Record<string, string> = {}): Promise<number> {
+  const t0 = performance.now();
+  const proc = Bun.spawn([exe], { env: { CNI_COMMAND: "VERSION", ...extra }, stdin: new TextEncoder().encode('{"cniVersion":"1.0.0"}'), stdout: "pipe", stderr: "pipe" });
+  await new Response(proc.stdout).text();
+  if ((await proc.exited) !== 0) throw new Error(`${exe} VERSION failed`);
+  return performance.now() - t0;
+}
+
+/**
+ * Where a daemon ADD's time goes, interleaved with the reference: the whole shim call, the
+ * part inside the daemon (its own histogram), so the rest is the shim's start and the HTTP
+ * exchange; beside them the starts alone (VERSION of the Go loopback, of our loopback, of
+ * the shim through the daemon).
+ */
+async function breakdown(ctx: Ctx, rows: string[]): Promise<Record<string, number>> {
+  const t: Record<string, number[]> = {};
+  const push = (k: string, v: number): number => (t[k] ??= []).push(v);
+  const shimEnv = { CNI_COMMAND: "VERSION", TSCNI_SOCKET: ctx.socket };
+  for (let round = 0; round < ROUNDS; round++) {
+    for (let i = 0; i < SEQ; i++) {
+      push("ref ADD", (await call(ctx, "ref", "ADD", i)).ms);
+      const before = await addSeconds(ctx);
+      push("daemon ADD", (await call(ctx, "daemon", "ADD", i)).ms);
+      push("daemon inside", ((await addSeconds(ctx)) - before) * 1000);
+      push("go VERSION", await version(join(REF, "loopback")));
+      push("bun VERSION", await version(join(BIN, "loopback")));
+      push("shim VERSION", await version(join(BIN, "cni-shim"), shimEnv));
+    }
+    for (let i = 0; i < SEQ; i++) {
+      await call(ctx, "ref", "DEL", i);
+      await call(ctx, "daemon", "DEL", i);
+    }
+  }
+  const m = (k: string): number => median(t[k] ?? []);
+  rows.push(
+    "",
+    "| where a daemon ADD goes (median ms) | ms |",
+    "|---|---|",
+    `| reference bridge ADD, exec'd | ${fmt(m("ref ADD"))} |`,
+    `| shim + daemon ADD, whole call | ${fmt(m("daemon ADD"))} |`,
+    `| of which inside the daemon (its histogram) | ${fmt(m("daemon inside"))} |`,
+    `| the rest: shim start, request, answer, exit | ${fmt(m("daemon ADD") - m("daemon inside"))} |`,
+    `| Go loopback VERSION (a Go start) | ${fmt(m("go VERSION"))} |`,
+    `| our loopback VERSION (a Bun start) | ${fmt(m("bun VERSION"))} |`,
+    `| cni-shim VERSION through the daemon | ${fmt(m("shim VERSION"))} |`,
+  );
+  return { "bd.ref.ADD": m("ref ADD"), "bd.daemon.ADD": m("daemon ADD"), "bd.daemon.inside": m("daemon inside"), "bd.go.VERSION": m("go VERSION"), "bd.bun.VERSION": m("bun VERSION"), "bd.shim.VERSION": m("shim VERSION") };
 }
 
 /** `cni add`/`del` of a chain of ours (in process) vs refcni with the reference's chain, vs ours with a process per plugin. */
@@ -206,7 +293,7 @@ async function inner(): Promise<void> {
   const c = config("daemon", work);
   const { cniVersion, name, ...plugin } = c;
   writeFileSync(join(confDir, "10-bd.conflist"), JSON.stringify({ cniVersion, name, plugins: [plugin] }));
-  const daemon = Bun.spawn([join(BIN, "cni"), "daemon", "--socket", socket, "--conf-dir", confDir, "--bin-dir", BIN, "--cache-dir", join(work, "cache-daemon")], { stdout: "ignore", stderr: "ignore" });
+  const daemon = Bun.spawn([...(process.env.BENCH_DAEMON_NICE !== undefined ? ["nice", "-n", process.env.BENCH_DAEMON_NICE] : []), join(BIN, "cni"), "daemon", "--socket", socket, "--conf-dir", confDir, "--bin-dir", BIN, "--cache-dir", join(work, "cache-daemon")], { stdout: "ignore", stderr: process.env.BENCH_DAEMON_LOG !== undefined ? Bun.file(process.env.BENCH_DAEMON_LOG) : "ignore" });
   try {
     while (!existsSync(socket)) await Bun.sleep(10);
     const ctx: Ctx = { work, netns, socket, daemonPid: daemon.pid };
@@ -221,9 +308,23 @@ async function inner(): Promise<void> {
     if (only === undefined || only === "sequential") Object.assign(report, await sequential(ctx, rows));
     if (only === undefined || only === "parallel") Object.assign(report, await parallel(ctx, rows));
     if (only === undefined || only === "chain") Object.assign(report, await chain(ctx, rows));
+    if (only === undefined || only === "breakdown") Object.assign(report, await breakdown(ctx, rows));
     if (process.env.BENCH_ABUSE !== "0" && (only === undefined || only === "abuse")) {
       const { abuse } = await import("./lib/daemon-abuse.ts");
-      Object.assign(report, await abuse({ socket, pid: daemon.pid, valid: (i) => call(ctx, "daemon", i % 2 === 0 ? "ADD" : "DEL", 1 + ((i >> 1) % 5)) }, rows));
+      const valid = (i: number): Promise<{ ms: number }> => call(ctx, "daemon", i % 2 === 0 ? "ADD" : "DEL", 1 + ((i >> 1) % 5));
+      // The control first: the same abuse aimed at a second daemon, so the valid calls pay the
+      // shared cores but not the abuse; what is left between the two runs is the abuse's own cost.
+      const decoySocket = join(work, "decoy.sock");
+      const decoy = Bun.spawn([join(BIN, "cni"), "daemon", "--socket", decoySocket, "--conf-dir", confDir, "--bin-dir", BIN, "--cache-dir", join(work, "cache-decoy")], { stdout: "ignore", stderr: "ignore" });
+      try {
+        while (!existsSync(decoySocket)) await Bun.sleep(10);
+        const control = await abuse({ socket, pid: daemon.pid, decoy: decoySocket, valid }, rows);
+        for (const [k, val] of Object.entries(control)) report[`control.${k}`] = val;
+      } finally {
+        decoy.kill("SIGTERM");
+        await decoy.exited;
+      }
+      Object.assign(report, await abuse({ socket, pid: daemon.pid, valid }, rows));
     }
     const load = (await import("node:os")).loadavg().map((l) => l.toFixed(2)).join(" ");
     console.log(`bench-daemon: reference ${REF} (cniVersion 1.0.0) vs tscni ${BIN}; load average ${load}\n`);

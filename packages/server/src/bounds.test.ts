@@ -114,6 +114,13 @@ async function call(command: string, id: string, headers: Record<string, string>
   return { status: res.status, body: await res.text() };
 }
 
+/** The value of one `/metrics` line, by its name and labels. */
+async function metricLine(series: string): Promise<number> {
+  const text = await (await fetch("http://localhost/metrics", { unix: socketPath })).text();
+  const line = text.split("\n").find((l) => l.startsWith(`${series} `));
+  return Number(line?.slice(series.length + 1) ?? NaN);
+}
+
 const head = (length: number, extra = ""): string => `POST /cni HTTP/1.1\r\nhost: localhost\r\ncontent-length: ${length}\r\n${extra}\r\n`;
 
 describe("the daemon's bounds", () => {
@@ -153,7 +160,7 @@ describe("the daemon's bounds", () => {
   });
 
   test("connections over the limit get HTTP 503 with code 11 while stalled ones hold their places", async () => {
-    await start({ maxConnections: 3, headerTimeoutMs: 400 });
+    await start({ maxConnections: 3, maxPendingHeaders: 3, headerTimeoutMs: 400 });
     const stalled = [0, 1, 2].map(() => raw(["POST /cni HTTP/1.1\r\n"], { stall: true }));
     await Bun.sleep(50);
     const over = await raw([head(2), "{}"]);
@@ -161,6 +168,62 @@ describe("the daemon's bounds", () => {
     expect(JSON.parse(over.body).error.code).toBe(11);
     expect((await Promise.all(stalled)).map((a) => a.status)).toEqual([408, 408, 408]);
     expect((await call("ADD", "c1")).status).toBe(200);
+  });
+
+  test("stalled connections over their own budget make room: the oldest gets HTTP 408 at once and a whole call still runs", async () => {
+    await start({ maxPendingHeaders: 3, headerTimeoutMs: 60_000 });
+    const t0 = performance.now();
+    const stalled: Promise<Answer>[] = [];
+    for (let i = 0; i < 3; i++) {
+      stalled.push(raw([`POST /cni HTTP/1.1\r\nx-n: ${i}\r\n`], { stall: true }));
+      await Bun.sleep(20); // in order: the first two are the oldest when the fourth and fifth come
+    }
+    await Bun.sleep(1_100); // a connection is evicted only once it has had a second
+    for (let i = 3; i < 5; i++) stalled.push(raw([`POST /cni HTTP/1.1\r\nx-n: ${i}\r\n`], { stall: true }));
+    const first = await Promise.race([Promise.all(stalled.slice(0, 2)), Bun.sleep(5_000).then(() => "none" as const)]);
+    expect(first).not.toBe("none");
+    const evicted = first as Answer[];
+    expect(evicted.map((a) => a.status)).toEqual([408, 408]);
+    expect(JSON.parse(evicted[0]!.body).error).toEqual({ code: 5, msg: "timed out reading the request headers: 3 connections were still sending theirs" });
+    // The valid call is a connection too: it evicts the third stalled one and is served.
+    expect((await call("ADD", "c1")).status).toBe(200);
+    expect((await stalled[2]!).status).toBe(408);
+    expect(performance.now() - t0).toBeLessThan(10_000);
+    expect(await metricLine("tscni_daemon_refused_total{reason=\"pending-headers-full\"}")).toBe(3);
+    await daemon?.stop(); // closes the two still stalled
+  });
+
+  test("in a burst of fresh connections over that budget none is evicted and a whole call is still served", async () => {
+    await start({ maxPendingHeaders: 2, headerTimeoutMs: 60_000 });
+    const stalled = [0, 1].map(() => raw(["POST /cni HTTP/1.1\r\n"], { stall: true }));
+    await Bun.sleep(50);
+    expect((await call("ADD", "c1")).status).toBe(200);
+    expect(daemon!.metrics.render(0)).not.toContain("pending-headers-full");
+    await daemon?.stop();
+    expect((await Promise.all(stalled)).map((a) => a.status)).toEqual([0, 0]); // closed by the stop, never answered
+  });
+
+  test("at the connection cap, a stalled connection open for a second makes room for a whole call", async () => {
+    await start({ maxConnections: 2, headerTimeoutMs: 60_000 });
+    const stalled = [0, 1].map(() => raw(["POST /cni HTTP/1.1\r\n"], { stall: true }));
+    await Bun.sleep(1_100);
+    expect((await call("ADD", "c1")).status).toBe(200);
+    expect((await stalled[0]!).status).toBe(408);
+    await daemon?.stop();
+  });
+
+  test("logs refusals at most once per reason per second, and the next line counts those left out", async () => {
+    await start();
+    // Half not HTTP at all, half HTTP whose body is not a wire request: one reason, one line.
+    await Promise.all(Array.from({ length: 20 }, (_, i) => raw([i % 2 === 0 ? "NOT HTTP\r\n\r\n" : `${head(5)}nope!`])));
+    const lines = logs.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.reason === "malformed");
+    expect(lines).toHaveLength(1);
+    await Bun.sleep(1_100);
+    await raw(["NOT HTTP\r\n\r\n"]);
+    const after = logs.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.reason === "malformed");
+    expect(after).toHaveLength(2);
+    expect(after[1]!.suppressed).toBe(19);
+    expect(await metricLine("tscni_daemon_refused_total{reason=\"malformed\"}")).toBe(21);
   });
 
   test("stays up through a burst of malformed requests and answers a valid call after it", async () => {

@@ -15,6 +15,7 @@ import { Limiter } from "./limiter.ts";
 import { daemonLimits, type DaemonLimits } from "./limits.ts";
 import { logLine } from "./log.ts";
 import { DaemonMetrics } from "./metrics.ts";
+import { refusalLogger } from "./refusal-log.ts";
 
 /** kubelet re-reads its config dir every five seconds. */
 export const DEFAULT_SYNC_INTERVAL_MS = 5_000;
@@ -91,7 +92,8 @@ export async function startDaemon(options: DaemonOptions): Promise<CniDaemon> {
     }, IDLE_GC_MS);
     gcTimer.unref();
   };
-  const ctx = { manager, gate: new CommandGate(), keyed: new KeyedQueue(), limiter, metrics, draining: () => draining, ...(log !== undefined ? { log } : {}) };
+  const refusalLog = log !== undefined ? refusalLogger(log) : undefined;
+  const ctx = { manager, gate: new CommandGate(), keyed: new KeyedQueue(), limiter, metrics, draining: () => draining, ...(log !== undefined && refusalLog !== undefined ? { log, refusalLog } : {}) };
   // The socket is created under a umask that leaves it to its owner, so it is never open
   // to others, even between bind and chmod.
   const umask = process.umask(0o177);
@@ -108,7 +110,7 @@ export async function startDaemon(options: DaemonOptions): Promise<CniDaemon> {
           collectWhenIdle();
         }
       },
-      ...(log !== undefined ? { onRefuse: (reason, status, msg) => log(logLine("warn", `refused a request: ${msg}`, { reason, status })) } : {}),
+      ...(refusalLog !== undefined ? { onRefuse: refusalLog } : {}),
     });
   } finally {
     process.umask(umask);

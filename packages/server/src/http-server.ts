@@ -10,6 +10,9 @@ import type { Socket, UnixSocketListener } from "bun";
 import type { DaemonLimits } from "./limits.ts";
 import type { DaemonMetrics, RefusalReason } from "./metrics.ts";
 import { parseHead, type RequestHead } from "./http-head.ts";
+import { concat, errorResponse, refusalBytes, serialize } from "./http-response.ts";
+
+export { errorResponse } from "./http-response.ts";
 
 /** What the server needs: where, its bounds, its counters, the handler and the refusal log. */
 export interface BoundedServerOptions {
@@ -22,6 +25,8 @@ export interface BoundedServerOptions {
 
 interface Conn {
   phase: "head" | "body" | "busy" | "done";
+  /** When it opened (`performance.now()`). */
+  opened: number;
   head: Uint8Array[];
   headBytes: number;
   request?: RequestHead;
@@ -31,10 +36,8 @@ interface Conn {
   unsent?: Uint8Array;
 }
 
-const REASONS: Readonly<Record<number, string>> = {
-  200: "OK", 400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed", 408: "Request Timeout", 411: "Length Required",
-  413: "Content Too Large", 431: "Request Header Fields Too Large", 500: "Internal Server Error", 503: "Service Unavailable",
-};
+/** A connection still sending its headers is evicted by a newer one only after this long. */
+const EVICT_AFTER_MS = 1_000;
 
 const encoder = new TextEncoder();
 const CRLFCRLF = encoder.encode("\r\n\r\n");
@@ -47,33 +50,6 @@ function indexOfSeq(hay: Uint8Array, needle: Uint8Array): number {
   return -1;
 }
 
-function concat(chunks: readonly Uint8Array[], total: number): Uint8Array {
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
-}
-
-/** The bytes of a response: status line, its headers, a length, `connection: close`. */
-async function serialize(res: Response): Promise<Uint8Array> {
-  const body = new Uint8Array(await res.arrayBuffer());
-  const lines = [`HTTP/1.1 ${res.status} ${REASONS[res.status] ?? "Status"}`];
-  res.headers.forEach((value, name) => {
-    if (name !== "content-length" && name !== "connection") lines.push(`${name}: ${value}`);
-  });
-  lines.push(`content-length: ${body.length}`, "connection: close", "", "");
-  const head = encoder.encode(lines.join("\r\n"));
-  return concat([head, body], head.length + body.length);
-}
-
-/** A CNI error answer (the wire response's `error`) with HTTP status `status`. */
-export function errorResponse(status: number, code: number, msg: string, extra: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify({ error: { code, msg } }), { status, headers: { "content-type": "application/json", ...extra } });
-}
-
 /**
  * Listens on `options.unix` with the bounds of `options.limits`.
  *
@@ -81,6 +57,10 @@ export function errorResponse(status: number, code: number, msg: string, extra: 
  */
 export function listenBounded(options: BoundedServerOptions): UnixSocketListener<Conn> {
   const { limits, metrics } = options;
+  // Connections still sending their headers, oldest first (a Set keeps insertion order).
+  const pending = new Set<Socket<Conn>>();
+  // How long a connection may send its headers before a newer one may evict it.
+  const evictAfterMs = Math.min(EVICT_AFTER_MS, limits.headerTimeoutMs);
 
   const write = (s: Socket<Conn>, bytes: Uint8Array): void => {
     const n = s.write(bytes);
@@ -97,9 +77,13 @@ export function listenBounded(options: BoundedServerOptions): UnixSocketListener
     write(s, await serialize(res));
   };
   const refuse = (s: Socket<Conn>, reason: RefusalReason, status: number, code: number, msg: string): void => {
+    pending.delete(s);
+    clearTimeout(s.data.timer);
+    if (s.data.phase === "done") return;
+    s.data.phase = "done";
     metrics.refuse(reason, code);
     options.onRefuse?.(reason, status, msg);
-    void respond(s, errorResponse(status, code, msg));
+    write(s, refusalBytes(status, code, msg));
   };
   const arm = (s: Socket<Conn>, ms: number, reason: RefusalReason, what: string, wait = ms): void => {
     clearTimeout(s.data.timer);
@@ -137,6 +121,7 @@ export function listenBounded(options: BoundedServerOptions): UnixSocketListener
     );
   };
   const onHead = (s: Socket<Conn>, bytes: Uint8Array, end: number): void => {
+    pending.delete(s);
     const parsed = parseHead(new TextDecoder().decode(bytes.subarray(0, end)));
     if (typeof parsed === "string") return refuse(s, "malformed", 400, 6, parsed);
     if (parsed.chunked) return refuse(s, "malformed", 411, 5, "chunked request bodies are not accepted; send Content-Length");
@@ -158,12 +143,23 @@ export function listenBounded(options: BoundedServerOptions): UnixSocketListener
     unix: options.unix,
     socket: {
       open(s) {
-        s.data = { phase: "head", head: [], headBytes: 0, got: 0 };
+        s.data = { phase: "head", head: [], headBytes: 0, got: 0, opened: performance.now() };
         metrics.connections++;
-        if (metrics.connections > limits.maxConnections) {
+        // Over the budget of connections still sending headers, or at the connection cap,
+        // the oldest of those makes room once it has had a second: a new connection may be
+        // a whole call, the oldest has had the most time. In a burst of fresh ones nobody
+        // is evicted (a valid call whose bytes are not read yet must not be) and the
+        // newcomer is let in over the budget: only the connection cap refuses.
+        const crowded = pending.size >= limits.maxPendingHeaders || metrics.connections > limits.maxConnections;
+        const oldest = crowded ? pending.values().next().value : undefined;
+        const evict = oldest !== undefined && s.data.opened - oldest.data.opened >= evictAfterMs;
+        if (evict) refuse(oldest, "pending-headers-full", 408, 5, `timed out reading the request headers: ${limits.maxPendingHeaders} connections were still sending theirs`);
+        // The evicted one may be counted until its close event: its place is this one's.
+        if (metrics.connections > limits.maxConnections && !evict) {
           refuse(s, "too-many-connections", 503, 11, `the CNI daemon has ${limits.maxConnections} connections open; try again later`);
           return;
         }
+        pending.add(s);
         arm(s, limits.headerTimeoutMs, "header-timeout", "headers");
       },
       data(s, chunk) {
@@ -193,6 +189,7 @@ export function listenBounded(options: BoundedServerOptions): UnixSocketListener
         write(s, rest);
       },
       close(s) {
+        pending.delete(s);
         clearTimeout(s.data.timer);
         s.data.phase = "done"; // a call still running answers no one
         s.data.body = undefined;

@@ -14,7 +14,8 @@ import { errorResponse } from "./http-server.ts";
 import type { KeyedQueue } from "./keyed-queue.ts";
 import { QueueFullError, type Limiter } from "./limiter.ts";
 import { logLine, validTraceparent } from "./log.ts";
-import { METRICS_CONTENT_TYPE, type DaemonMetrics } from "./metrics.ts";
+import { METRICS_CONTENT_TYPE, type DaemonMetrics, type RefusalReason } from "./metrics.ts";
+import { poolUsage } from "./pool-usage.ts";
 import { CNI_ENDPOINT, decodeRequest } from "./wire.ts";
 import type { WireResponse } from "./wire.ts";
 
@@ -42,6 +43,8 @@ export interface HttpContext {
   readonly draining?: () => boolean;
   /** One structured (JSON) line per call and per refusal. */
   readonly log?: (line: string) => void;
+  /** The refusal log, at most one line per reason per second (refusal-log.ts). */
+  readonly refusalLog?: (reason: RefusalReason, status: number, msg: string) => void;
 }
 
 let sequence = 0;
@@ -65,7 +68,8 @@ function probe(req: Request, path: string, ctx: HttpContext): Response | undefin
   if (ctx.metrics === undefined) return undefined;
   ctx.metrics.inFlight = ctx.limiter?.running ?? ctx.metrics.inFlight;
   ctx.metrics.queued = ctx.limiter?.queued ?? 0;
-  return new Response(ctx.metrics.render(process.memoryUsage.rss()), { headers: { "content-type": METRICS_CONTENT_TYPE } });
+  const network = ctx.manager.defaultNetwork;
+  return new Response(ctx.metrics.render(process.memoryUsage.rss(), network !== undefined ? poolUsage(network.list) : []), { headers: { "content-type": METRICS_CONTENT_TYPE } });
 }
 
 /** Runs a call under the controls: its container's turn, then a slot, then the GC gate. */
@@ -102,7 +106,9 @@ export async function handleHttp(req: Request, ctx: HttpContext): Promise<Respon
   const decoded = decodeRequest(await req.text());
   if (!decoded.ok) {
     metrics?.refuse("malformed", ErrorCode.DecodingFailure);
-    log?.(logLine("warn", `rejected a request: ${decoded.problem}`, { requestId: id }));
+    // Through the throttled refusal log when there is one: junk must not flood the log.
+    if (ctx.refusalLog !== undefined) ctx.refusalLog("malformed", 400, decoded.problem);
+    else log?.(logLine("warn", `rejected a request: ${decoded.problem}`, { requestId: id }));
     return json({ error: { code: ErrorCode.DecodingFailure, msg: decoded.problem } }, 400);
   }
   const env = decoded.value.env;

@@ -15,6 +15,14 @@ export interface DaemonLimits {
   readonly bodyTimeoutMs: number;
   /** Open connections at once; one more is answered HTTP 503 (code 11) and closed. */
   readonly maxConnections: number;
+  /**
+   * Connections still sending their headers (a budget of their own, inside
+   * `maxConnections`): past it, or at the connection cap, a new connection makes the
+   * oldest of them answer HTTP 408 and close once it has been open for a second, so
+   * stalled connections never hold the places of calls that send a whole request. A
+   * burst of fresh ones evicts nobody; only the connection cap refuses (HTTP 503).
+   */
+  readonly maxPendingHeaders: number;
   /** CNI calls running at once; more wait in a queue. */
   readonly maxConcurrent: number;
   /** CNI calls waiting for a slot; one more is answered HTTP 503 (code 11). */
@@ -23,13 +31,14 @@ export interface DaemonLimits {
   readonly drainTimeoutMs: number;
 }
 
-/** The defaults: 1 MiB bodies, 5 s for headers, 10 s for a body, 512 connections (a stalled one costs little; valid calls must keep getting in). */
+/** The defaults: 1 MiB bodies, 5 s for headers, 10 s for a body, 512 connections of which 128 still sending headers (a stalled one costs little; valid calls must keep getting in). */
 export const DEFAULT_LIMITS: DaemonLimits = {
   maxBodyBytes: 1 << 20,
   maxHeaderBytes: 16 << 10,
   headerTimeoutMs: 5_000,
   bodyTimeoutMs: 10_000,
   maxConnections: 512,
+  maxPendingHeaders: 128,
   maxConcurrent: 32,
   maxQueued: 512,
   drainTimeoutMs: 60_000,

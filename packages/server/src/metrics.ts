@@ -4,6 +4,11 @@
  * requests by reason, open connections and the process's resident memory.
  */
 
+import type { RangeUsage } from "./pool-usage.ts";
+
+/** A label value in the exposition format: backslash, quote and newline escaped. */
+const label = (value: string): string => value.replace(/[\\"\n]/g, (c) => (c === "\n" ? "\\n" : `\\${c}`));
+
 /** Histogram buckets in seconds: an in-process ADD is milliseconds, a slow DEL seconds. */
 const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -14,7 +19,7 @@ interface Histogram {
 }
 
 /** Why a request was refused before it ran. */
-export type RefusalReason = "body-too-large" | "headers-too-large" | "header-timeout" | "body-timeout" | "too-many-connections" | "queue-full" | "draining" | "malformed";
+export type RefusalReason = "body-too-large" | "headers-too-large" | "header-timeout" | "pending-headers-full" | "body-timeout" | "too-many-connections" | "queue-full" | "draining" | "malformed";
 
 /** The live counters of one daemon. */
 export class DaemonMetrics {
@@ -46,9 +51,11 @@ export class DaemonMetrics {
   /**
    * The exposition text.
    *
-   * @example new Response(metrics.render(process.memoryUsage.rss()), { headers: { "content-type": METRICS_CONTENT_TYPE } })
+   * `pools` is the IPAM usage of the default network's host-local ranges.
+   *
+   * @example new Response(metrics.render(process.memoryUsage.rss(), poolUsage(list)), { headers: { "content-type": METRICS_CONTENT_TYPE } })
    */
-  render(rssBytes: number): string {
+  render(rssBytes: number, pools: readonly RangeUsage[] = []): string {
     const out: string[] = [];
     const family = (name: string, type: string, help: string): void => void out.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
     family("tscni_daemon_call_duration_seconds", "histogram", "Time to answer one CNI call, by verb.");
@@ -67,6 +74,10 @@ export class DaemonMetrics {
     for (const [reason, n] of [...this.#refused].sort(([a], [b]) => a.localeCompare(b))) out.push(`tscni_daemon_refused_total{reason="${reason}"} ${n}`);
     family("tscni_daemon_connections", "gauge", "Open connections.");
     out.push(`tscni_daemon_connections ${this.connections}`);
+    family("tscni_ipam_range_allocated", "gauge", "Addresses reserved in a host-local range of the default network.");
+    for (const p of pools) out.push(`tscni_ipam_range_allocated{network="${label(p.network)}",range="${label(p.range)}"} ${p.allocated}`);
+    family("tscni_ipam_range_size", "gauge", "Addresses a host-local range of the default network can give (its gateway excluded).");
+    for (const p of pools) out.push(`tscni_ipam_range_size{network="${label(p.network)}",range="${label(p.range)}"} ${p.size}`);
     family("process_resident_memory_bytes", "gauge", "Resident memory size in bytes.");
     out.push(`process_resident_memory_bytes ${rssBytes}`);
     return `${out.join("\n")}\n`;

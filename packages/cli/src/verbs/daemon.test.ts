@@ -15,6 +15,10 @@ describe("parseDaemonArgs", () => {
     });
   });
 
+  test("reads the limits, the budget of connections still sending headers among them", () => {
+    expect(parseDaemonArgs(["--max-connections", "64", "--max-pending-headers=16"])).toEqual({ binDirs: [], limits: { maxConnections: 64, maxPendingHeaders: 16 } });
+  });
+
   test("returns a usage message for an unknown flag, a stray argument or a missing value", () => {
     expect(parseDaemonArgs(["--port", "1"])).toBe('unknown option "--port"');
     expect(parseDaemonArgs(["serve"])).toBe('unexpected argument "serve"');

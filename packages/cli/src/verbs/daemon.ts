@@ -28,6 +28,8 @@ limits (a request over one is answered with a CNI error and HTTP 413, 408 or 503
   --header-timeout MS     time to send the headers (default 5000)
   --body-timeout MS       time to send the body (default 10000)
   --max-connections N     open connections (default 512)
+  --max-pending-headers N of them still sending headers; past it a new one closes
+                          the oldest (408) once that is a second old (default 128)
   --max-concurrent N      calls running at once, more wait in a queue (default 32)
   --max-queued N          calls waiting (default 512)
 
@@ -55,6 +57,7 @@ const LIMIT_FLAGS: Readonly<Record<string, keyof DaemonLimits>> = {
   "--header-timeout": "headerTimeoutMs",
   "--body-timeout": "bodyTimeoutMs",
   "--max-connections": "maxConnections",
+  "--max-pending-headers": "maxPendingHeaders",
   "--max-concurrent": "maxConcurrent",
   "--max-queued": "maxQueued",
 };
