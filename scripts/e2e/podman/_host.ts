@@ -16,9 +16,6 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, st
 import { join } from "node:path";
 import { BIN_DIR, World, sh } from "../harness.ts";
 
-/** Plugins podman's generated networks chain that tscni does not have yet: the reference's, from Debian. */
-export const REFERENCE_STANDINS = ["firewall", "tuning", "portmap"] as const;
-const REFERENCE_DIR = "/usr/lib/cni";
 /** tscni's plugins podman's networks use. */
 const OURS = ["bridge", "host-local", "loopback", "portmap", "firewall", "tuning"] as const;
 
@@ -37,8 +34,7 @@ export function missingPodman(): string | undefined {
   if (Bun.which("podman") === null) missing.push("podman (apt-get install podman)");
   if (Bun.which("runc") === null) missing.push("runc (apt-get install runc)");
   if (!existsSync(BUSYBOX)) missing.push(`${BUSYBOX} (apt-get install busybox-static)`);
-  for (const p of REFERENCE_STANDINS) if (!existsSync(join(REFERENCE_DIR, p))) missing.push(`${REFERENCE_DIR}/${p} (apt-get install containernetworking-plugins)`);
-  if (!existsSync(join(BIN_DIR, "bridge"))) missing.push(`${BIN_DIR}/bridge (bun run scripts/build.ts)`);
+  for (const p of OURS) if (!existsSync(join(BIN_DIR, p))) missing.push(`${BIN_DIR}/${p} (bun run scripts/build.ts)`);
   return missing.length === 0 ? undefined : `missing ${missing.join(", ")}`;
 }
 
@@ -60,8 +56,6 @@ export class PodmanHost {
   readonly netDir: string;
   /** What podman sees as /var/lib/cni. */
   readonly cniState: string;
-  /** Which plugins came from the reference because tscni has none yet. */
-  readonly standins: string[] = [];
 
   private constructor(world: World) {
     this.world = world;
@@ -99,14 +93,8 @@ export class PodmanHost {
 
   async #files(): Promise<void> {
     for (const d of ["root", "runroot", "tmp", "cni-bin", "cni-net", "var-lib-cni", "rootfs/bin", "rootfs/www"]) mkdirSync(join(this.dir, d), { recursive: true });
-    for (const p of OURS) {
-      if (existsSync(join(BIN_DIR, p))) symlinkSync(join(BIN_DIR, p), join(this.pluginDir, p));
-      else if ((REFERENCE_STANDINS as readonly string[]).includes(p)) {
-        // Labelled stand-in until tscni has this plugin (issue 14).
-        symlinkSync(join(REFERENCE_DIR, p), join(this.pluginDir, p));
-        this.standins.push(p);
-      }
-    }
+    // Every plugin podman's networks chain is ours (tuning since issue 12).
+    for (const p of OURS) symlinkSync(join(BIN_DIR, p), join(this.pluginDir, p));
     const rootfs = join(this.dir, "rootfs");
     writeFileSync(join(rootfs, "bin/busybox"), readFileSync(BUSYBOX));
     chmodSync(join(rootfs, "bin/busybox"), 0o755);

@@ -37,7 +37,6 @@ run("podman on tscni, inside a namespace that plays the host", () => {
 
   beforeAll(async () => {
     h = await PodmanHost.create();
-    if (h.standins.length > 0) console.warn(`scripts/e2e/podman: chaining the reference's ${h.standins.join(", ")} (/usr/lib/cni) after tscni's plugins until tscni has them`);
     // The default network's pods: two sleepers and a web server published on 8080.
     await h.ok(["run", "-d", "--name", "a", IMAGE, "sleep", "600"]);
     await h.ok(["run", "-d", "--name", "b", IMAGE, "sleep", "600"]);
