@@ -54,6 +54,7 @@ export function setLink(world: World, op: LinkSet): void {
   if (op.master === null && link.master !== undefined) release(ns, link);
   if (typeof op.master === "string") enslave(ns, link, op.master);
   if (op.promisc !== undefined) link.promisc = op.promisc;
+  if (op.alias !== undefined) link.alias = op.alias;
   if (op.up === true && !link.up) {
     link.up = true;
     onLinkUp(ns, link);

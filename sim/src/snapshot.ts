@@ -40,6 +40,7 @@ export function linkInfos(world: World, ns: NsState): LinkInfo[] {
       ...(l.peer && { peerIndex: l.peer.index }),
       ...(l.kind === "bridge" && { vlanFiltering: l.vlanFiltering ?? false }),
       ...(l.kind === "vlan" && { vlanId: l.vlanId, parent: name(l.parent) }),
+      ...(l.alias !== undefined && l.alias !== "" && { alias: l.alias }),
     }));
 }
 

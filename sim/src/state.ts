@@ -38,6 +38,8 @@ export interface Link {
   /** For a vlan link: its id and parent's index. */
   vlanId?: number;
   parent?: number;
+  /** The link's alias (IFLA_IFALIAS). */
+  alias?: string;
   /** IPv6 addrconf ran since the link last came up (its link-local address was made). */
   addrconfDone?: boolean;
 }

@@ -12,5 +12,6 @@ export const PLUGINS: Readonly<Record<string, () => Promise<{ main: (io: Command
   ptp: () => import("@tscni/plugins/ptp"),
   portmap: () => import("@tscni/plugins/portmap"),
   firewall: () => import("@tscni/plugins/firewall"),
+  "host-device": () => import("@tscni/plugins/host-device"),
   "cni-shim": () => import("@tscni/server/shim"),
 };

@@ -29,6 +29,8 @@ export interface LinkInfo {
   /** For a vlan link: its id and parent. */
   vlanId?: number;
   parent?: string;
+  /** The link's alias (IFLA_IFALIAS), when it has one. */
+  alias?: string;
 }
 
 /** An address on a link. */

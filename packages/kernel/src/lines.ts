@@ -95,6 +95,7 @@ export function renderOp(op: KernelOp, hostRef: string): OpLine {
       if (op.master !== undefined) w.push(...(op.master === null ? ["nomaster"] : ["master", tok(op.master)]));
       if (op.promisc !== undefined) w.push("promisc", onOff(op.promisc));
       if (op.newName !== undefined) w.push("name", tok(op.newName));
+      if (op.alias !== undefined) w.push("alias", op.alias === "" ? '""' : tok(op.alias));
       return { tool: "ip", line: w.join(" ") };
     }
     case "bridge-port.set": {

@@ -57,6 +57,8 @@ export interface LinkSet {
   promisc?: boolean;
   /** Rename the link. */
   newName?: string;
+  /** Set the link's alias (IFLA_IFALIAS); `""` clears it (host-device keeps the original name there). */
+  alias?: string;
 }
 
 /** Bridge-port flags of a link enslaved to a bridge. */

@@ -76,6 +76,7 @@ const LinkSetSchema = v.strictObject({
   master: v.optional(v.nullable(ifname)),
   promisc: v.optional(v.boolean()),
   newName: v.optional(ifname),
+  alias: v.optional(v.pipe(v.string(), v.regex(/^[^\s"'\\#]{0,127}$/, "invalid alias"))),
 });
 const BridgePortSetSchema = v.strictObject({
   op: v.literal("bridge-port.set"),

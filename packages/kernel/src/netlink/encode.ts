@@ -167,6 +167,8 @@ export function encodeOp(op: Exclude<KernelOp, { op: "sysctl.set" }>, ctx: Encod
       linkAttrs(m, op);
       if (master !== undefined) m.u32(K.IFLA_MASTER, master);
       if (op.newName !== undefined) m.str(K.IFLA_IFNAME, newName(op.newName, "name"));
+      // Without a NUL, as iproute2 and Go netlink send it: an empty one clears the alias.
+      if (op.alias !== undefined) m.bytes(K.IFLA_IFALIAS, new TextEncoder().encode(op.alias));
       return m;
     }
     case "bridge-port.set": {
