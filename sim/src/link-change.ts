@@ -102,7 +102,7 @@ export function moveLink(world: World, op: LinkMove): void {
   const link = requireLink(ns, op.name);
   const target = requireNs(world, op.to);
   if (target === ns) return;
-  if (link.kind !== "veth") throw new KernelError("invalid", `cannot move "${link.name}" of kind "${link.kind}" to another netns`);
+  if (link.kind !== "veth" && link.kind !== "tun") throw new KernelError("invalid", `cannot move "${link.name}" of kind "${link.kind}" to another netns`);
   checkFree(target, link.name);
   detach(ns, link);
   const moved: Link = { ...link, index: nextIndex(target), up: false, addrconfDone: false };

@@ -21,6 +21,9 @@ export function operState(world: World, ns: NsState, link: Link): string {
       if (ports.length === 0) return "UNKNOWN";
       return ports.some((p) => operState(world, ns, p) === "UP") ? "UP" : "DOWN";
     }
+    // No process has the tap open: NO-CARRIER, operstate DOWN (see fake-tap.ts).
+    case "tun":
+      return "DOWN";
     case "vlan": {
       const parent = link.parent === undefined ? undefined : ns.links.get(link.parent);
       return parent && isOperUp(world, ns, parent) ? "UP" : "LOWERLAYERDOWN";

@@ -7,7 +7,7 @@ import { KernelError, type Netns, type RouteScope } from "@tscni/kernel";
 import { type IP, type IPNet } from "@tscni/spec/ipnet";
 
 /** Link kinds the fake kernel models. */
-export type LinkKind = "loopback" | "veth" | "bridge" | "vlan";
+export type LinkKind = "loopback" | "veth" | "bridge" | "vlan" | "tun";
 
 /** A VLAN entry on a bridge port or bridge (`bridge vlan`). */
 export interface VlanEntry {
@@ -38,6 +38,8 @@ export interface Link {
   /** For a vlan link: its id and parent's index. */
   vlanId?: number;
   parent?: number;
+  /** For a tap: who may attach, and its TUNSETIFF flags (fake-tap.ts). */
+  tap?: { owner?: number; group?: number; multiQueue: boolean; pi: boolean; vnetHdr: boolean };
   /** The link's alias (IFLA_IFALIAS). */
   alias?: string;
   /** IPv6 addrconf ran since the link last came up (its link-local address was made). */

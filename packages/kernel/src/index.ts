@@ -17,6 +17,7 @@ export type {
   VlanAdd,
 } from "./ops.ts";
 export { KernelError } from "./kernel.ts";
+export type { TapAdd } from "./ops.ts";
 export type { AddrInfo, Kernel, KernelErrorKind, LinkInfo, RouteInfo } from "./kernel.ts";
 export { renderBatch, SHELL_HOST_REF } from "./render.ts";
 export type { RenderOptions } from "./render.ts";

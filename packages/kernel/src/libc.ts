@@ -15,6 +15,8 @@ export interface Libc {
   /** open(2) of a NUL-terminated path. */
   open(path: Uint8Array, flags: number): number;
   setns(fd: number, nstype: number): number;
+  /** ioctl(2) with a buffer or an integer argument (tun/tap creation). */
+  ioctl(fd: number, request: number, arg: Uint8Array | number): number;
   errno(): number;
 }
 
@@ -32,6 +34,7 @@ export function libc(): Promise<Libc> {
       close: { args: [T.i32], returns: T.i32 },
       open: { args: [T.ptr, T.i32], returns: T.i32 },
       setns: { args: [T.i32, T.i32], returns: T.i32 },
+      ioctl: { args: [T.i32, T.u64, T.ptr], returns: T.i32 },
       __errno_location: { args: [], returns: T.ptr },
     });
     return {
@@ -42,6 +45,8 @@ export function libc(): Promise<Libc> {
       close: (fd) => s.close(fd),
       open: (path, flags) => s.open(path, flags),
       setns: (fd, nstype) => s.setns(fd, nstype),
+      // An integer argument travels in the pointer slot, as the variadic C call passes it.
+      ioctl: (fd, request, arg) => s.ioctl(fd, request, arg as unknown as Uint8Array),
       errno: () => {
         const p = s.__errno_location();
         return p === null ? 0 : read.i32(p, 0);

@@ -5,6 +5,7 @@
  */
 import { KernelError } from "./kernel.ts";
 import { HOST, type KernelOp, type Netns, type RouteOp } from "./ops.ts";
+import { renderTapAdd } from "./render-tap.ts";
 
 /** Which program reads a line. */
 export type Tool = "ip" | "bridge" | "sysctl";
@@ -87,6 +88,8 @@ export function renderOp(op: KernelOp, hostRef: string): OpLine {
     }
     case "vlan.add":
       return { tool: "ip", line: `link add ${tok(op.name)} link ${tok(op.parent)} type vlan id ${tok(op.id)}` };
+    case "tap.add":
+      return renderTapAdd(op, tok);
     case "link.set": {
       const w = ["link set dev", tok(op.name)];
       if (op.up !== undefined) w.push(op.up ? "up" : "down");

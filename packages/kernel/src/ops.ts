@@ -44,6 +44,25 @@ export interface VlanAdd {
   id: number;
 }
 
+/**
+ * Add a persistent tap device (`ip tuntap add`: TUNSETIFF, owner, group, TUNSETPERSIST on
+ * /dev/net/tun; the kernel refuses tun creation over rtnetlink). MTU and MAC are set
+ * afterwards with {@link LinkSet}, as `ip` does.
+ */
+export interface TapAdd {
+  op: "tap.add";
+  ns: Netns;
+  name: string;
+  /** Owner uid / group gid allowed to attach (TUNSETOWNER / TUNSETGROUP). */
+  owner?: number;
+  group?: number;
+  multiQueue?: boolean;
+  /** Keep the packet-information header (IFF_NO_PI unset). */
+  pi?: boolean;
+  /** IFF_VNET_HDR. */
+  vnetHdr?: boolean;
+}
+
 /** Change attributes of an existing link; only the fields given are changed. */
 export interface LinkSet {
   op: "link.set";
@@ -158,6 +177,7 @@ export type KernelOp =
   | VethAdd
   | BridgeAdd
   | VlanAdd
+  | TapAdd
   | LinkSet
   | BridgePortSet
   | BridgeVlan

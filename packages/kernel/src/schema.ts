@@ -66,6 +66,16 @@ const BridgeAddSchema = v.strictObject({
   defaultPvid: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(4094))),
 });
 const VlanAddSchema = v.strictObject({ op: v.literal("vlan.add"), ns: netns, name: ifname, parent: ifname, id: vid });
+const TapAddSchema = v.strictObject({
+  op: v.literal("tap.add"),
+  ns: netns,
+  name: ifname,
+  owner: v.optional(u32),
+  group: v.optional(u32),
+  multiQueue: v.optional(v.boolean()),
+  pi: v.optional(v.boolean()),
+  vnetHdr: v.optional(v.boolean()),
+});
 const LinkSetSchema = v.strictObject({
   op: v.literal("link.set"),
   ns: netns,
@@ -133,6 +143,7 @@ export const KernelOpSchema = v.variant("op", [
   VethAddSchema,
   BridgeAddSchema,
   VlanAddSchema,
+  TapAddSchema,
   LinkSetSchema,
   BridgePortSetSchema,
   BridgeVlanSchema,
