@@ -13,5 +13,6 @@ export const PLUGINS: Readonly<Record<string, () => Promise<{ main: (io: Command
   portmap: () => import("@tscni/plugins/portmap"),
   firewall: () => import("@tscni/plugins/firewall"),
   "host-device": () => import("@tscni/plugins/host-device"),
+  tap: () => import("@tscni/plugins/tap"),
   "cni-shim": () => import("@tscni/server/shim"),
 };
