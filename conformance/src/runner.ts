@@ -10,7 +10,7 @@ import { Skip } from "./types.ts";
 import type { Call, CaseContext, ConformanceCase, Outcome, Row } from "./types.ts";
 
 /** Plugin names the framework cases are run against when present in the directory. */
-export const KNOWN_PLUGINS: readonly string[] = ["loopback", "host-local", "bridge", "ptp", "portmap", "tuning", "static", "macvlan", "ipvlan", "vlan", "dummy", "dhcp"];
+export const KNOWN_PLUGINS: readonly string[] = ["loopback", "host-local", "bridge", "ptp", "portmap", "tuning", "static", "macvlan", "ipvlan", "vlan", "dummy", "dhcp", "host-device", "tap"];
 
 /** Options of a run. */
 export interface RunOptions {

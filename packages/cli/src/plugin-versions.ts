@@ -14,6 +14,8 @@ export const PLUGIN_VERSIONS: Readonly<Record<string, readonly string[]>> = {
   bridge: VERSIONS,
   ptp: VERSIONS,
   portmap: VERSIONS,
+  "host-device": VERSIONS,
+  tap: VERSIONS,
   // The reference firewall plugin starts at 0.4.0 (firewall.go VersionsStartingFrom).
   firewall: versionsStartingFrom("0.4.0"),
   tuning: VERSIONS,

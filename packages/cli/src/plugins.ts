@@ -21,6 +21,8 @@ export const PLUGINS: Readonly<Record<string, () => Promise<{ main: (io: Command
   vlan: () => import("@tscni/plugins/vlan"),
   dummy: () => import("@tscni/plugins/dummy"),
   bandwidth: () => import("@tscni/plugins/bandwidth"),
+  "host-device": () => import("@tscni/plugins/host-device"),
+  tap: () => import("@tscni/plugins/tap"),
   "cni-shim": () => import("@tscni/server/shim"),
   dhcp: () => import("@tscni/plugins/dhcp"),
 };

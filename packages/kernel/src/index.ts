@@ -29,6 +29,7 @@ export type { FilterAdd, IfbAdd, MirredAction, QdiscAdd, QdiscDel, QdiscInfo, Tb
 export { ETH_P_ALL, TC_H_INGRESS, TC_H_ROOT, tcHandle } from "./ops-tc.ts";
 export { handleText, TICKS_PER_USEC } from "./lines-tc.ts";
 export { KernelError } from "./kernel.ts";
+export type { TapAdd } from "./ops.ts";
 export type { AddrInfo, Kernel, KernelErrorKind, LinkInfo, RouteInfo } from "./kernel.ts";
 export { renderBatch, SHELL_HOST_REF } from "./render.ts";
 export type { RenderOptions } from "./render.ts";

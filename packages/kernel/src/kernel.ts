@@ -44,6 +44,8 @@ export interface LinkInfo {
   /** For an ipvlan: its mode and flag. */
   ipvlanMode?: string;
   ipvlanFlag?: string;
+  /** The link's alias (IFLA_IFALIAS), when it has one. */
+  alias?: string;
 }
 
 /** An address on a link. */

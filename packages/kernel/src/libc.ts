@@ -19,7 +19,8 @@ export interface Libc {
   flock(fd: number, op: number): number;
   bind(fd: number, addr: Uint8Array, len: number): number;
   sendto(fd: number, buf: Uint8Array, len: number, flags: number, addr: Uint8Array, alen: number): number;
-  ioctl(fd: number, req: number, arg: Uint8Array): number;
+  /** ioctl(2) with a buffer or an integer argument (SIOCGIF*, tun/tap creation). */
+  ioctl(fd: number, req: number, arg: Uint8Array | number): number;
   errno(): number;
 }
 
@@ -65,7 +66,8 @@ function load({ dlopen, FFIType: T, read }: Ffi): Libc {
       flock: (fd, op) => s.flock(fd, op),
       bind: (fd, a, l) => s.bind(fd, a, l),
       sendto: (fd, b, l, f, a, al) => Number(s.sendto(fd, b, l, f, a, al)),
-      ioctl: (fd, r, a) => s.ioctl(fd, r, a),
+      // An integer argument travels in the pointer slot, as C passes it.
+      ioctl: (fd, r, a) => s.ioctl(fd, r, a as unknown as Uint8Array),
       errno: () => {
         const p = s.__errno_location();
         return p === null ? 0 : read.i32(p, 0);

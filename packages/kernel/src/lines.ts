@@ -10,6 +10,7 @@ import { vrfLine } from "./vrf.ts";
 import { dummyLine, ipvlanLine, macvlanLine, vlanLine } from "./lines-sublinks.ts";
 
 import { renderTcOp } from "./lines-tc.ts";
+import { renderTapAdd } from "./render-tap.ts";
 
 /** Which program reads a line. */
 export type Tool = "ip" | "bridge" | "sysctl" | "ip6" | "tc";
@@ -100,6 +101,8 @@ export function renderOp(op: KernelOp, hostRef: string): OpLine {
       return { tool: "ip", line: ipvlanLine(op, hostRef) };
     case "dummy.add":
       return { tool: "ip", line: dummyLine(op) };
+    case "tap.add":
+      return renderTapAdd(op, tok);
     case "link.set": {
       const w = ["link set dev", tok(op.name)];
       if (op.up !== undefined) w.push(op.up ? "up" : "down");
@@ -110,6 +113,7 @@ export function renderOp(op: KernelOp, hostRef: string): OpLine {
       if (op.newName !== undefined) w.push("name", tok(op.newName));
       if (op.allmulti !== undefined) w.push("allmulticast", onOff(op.allmulti));
       if (op.txQLen !== undefined) w.push("txqueuelen", tok(op.txQLen));
+      if (op.alias !== undefined) w.push("alias", op.alias === "" ? '""' : tok(op.alias));
       return { tool: "ip", line: w.join(" ") };
     }
     case "bridge-port.set": {

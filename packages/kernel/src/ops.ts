@@ -53,6 +53,25 @@ export interface VlanAdd {
   into?: Netns;
 }
 
+/**
+ * Add a persistent tap device (`ip tuntap add`: TUNSETIFF, owner, group, TUNSETPERSIST on
+ * /dev/net/tun; the kernel refuses tun creation over rtnetlink). MTU and MAC are set
+ * afterwards with {@link LinkSet}, as `ip` does.
+ */
+export interface TapAdd {
+  op: "tap.add";
+  ns: Netns;
+  name: string;
+  /** Owner uid / group gid allowed to attach (TUNSETOWNER / TUNSETGROUP). */
+  owner?: number;
+  group?: number;
+  multiQueue?: boolean;
+  /** Keep the packet-information header (IFF_NO_PI unset). */
+  pi?: boolean;
+  /** IFF_VNET_HDR. */
+  vnetHdr?: boolean;
+}
+
 /** Change attributes of an existing link; only the fields given are changed. */
 export interface LinkSet {
   op: "link.set";
@@ -70,6 +89,8 @@ export interface LinkSet {
   allmulti?: boolean;
   /** The transmit queue length (`txqueuelen`; tuning's `txQLen`). */
   txQLen?: number;
+  /** Set the link's alias (IFLA_IFALIAS); `""` clears it (host-device keeps the original name there). */
+  alias?: string;
 }
 
 /** Bridge-port flags of a link enslaved to a bridge. */
@@ -179,6 +200,7 @@ export type KernelOp =
   | VethAdd
   | BridgeAdd
   | VlanAdd
+  | TapAdd
   | LinkSet
   | BridgePortSet
   | BridgeVlan

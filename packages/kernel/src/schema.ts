@@ -90,6 +90,16 @@ const IpvlanAddSchema = v.strictObject({
   into: v.optional(netns),
 });
 const DummyAddSchema = v.strictObject({ op: v.literal("dummy.add"), ns: netns, name: ifname, mtu: v.optional(mtu), mac: v.optional(mac) });
+const TapAddSchema = v.strictObject({
+  op: v.literal("tap.add"),
+  ns: netns,
+  name: ifname,
+  owner: v.optional(u32),
+  group: v.optional(u32),
+  multiQueue: v.optional(v.boolean()),
+  pi: v.optional(v.boolean()),
+  vnetHdr: v.optional(v.boolean()),
+});
 const LinkSetSchema = v.strictObject({
   op: v.literal("link.set"),
   ns: netns,
@@ -102,6 +112,7 @@ const LinkSetSchema = v.strictObject({
   newName: v.optional(ifname),
   allmulti: v.optional(v.boolean()),
   txQLen: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(0xffffffff))),
+  alias: v.optional(v.pipe(v.string(), v.regex(/^[^\s"'\\#]{0,127}$/, "invalid alias"))),
 });
 const BridgePortSetSchema = v.strictObject({
   op: v.literal("bridge-port.set"),
@@ -160,6 +171,7 @@ export const KernelOpSchema = v.variant("op", [
   VethAddSchema,
   BridgeAddSchema,
   VlanAddSchema,
+  TapAddSchema,
   LinkSetSchema,
   BridgePortSetSchema,
   BridgeVlanSchema,

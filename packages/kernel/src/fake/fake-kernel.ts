@@ -10,6 +10,7 @@
  * operationally up (connected.ts); a bridge keeps its own MAC and MTU whatever its ports;
  * only the sysctls in sysctl-store.ts exist.
  */
+import { addTap } from "./fake-tap.ts";
 import { HOST, KernelError, type AddrInfo, type Kernel, type KernelBatch, type KernelOp, type LinkInfo, type Netns, type QdiscInfo, type RouteInfo, type RuleInfo } from "../index.ts";
 import { applyAddr } from "./addresses.ts";
 import { onLinkUp, settleAddrconf } from "./connected.ts";
@@ -43,6 +44,7 @@ function interpret(world: World, op: KernelOp): void {
     case "veth.add": return addVeth(world, op);
     case "bridge.add": return addBridge(world, op);
     case "vlan.add": return op.into !== undefined || op.mtu !== undefined ? addVlanInto(world, op) : addVlan(world, op);
+    case "tap.add": return addTap(world, op);
     case "link.set": return setLink(world, op);
     case "bridge-port.set": return setBridgePort(world, op);
     case "bridge-vlan.add":

@@ -58,6 +58,7 @@ export function setLink(world: World, op: LinkSet): void {
   if (typeof op.master === "string") enslave(ns, link, op.master);
   if (op.promisc !== undefined) link.promisc = op.promisc;
   setTuning(link, op);
+  if (op.alias !== undefined) link.alias = op.alias;
   if (op.up === true && !link.up) {
     link.up = true;
     onLinkUp(ns, link);
@@ -105,7 +106,7 @@ export function moveLink(world: World, op: LinkMove): void {
   const link = requireLink(ns, op.name);
   const target = requireNs(world, op.to);
   if (target === ns) return;
-  if (link.kind !== "veth") throw new KernelError("invalid", `cannot move "${link.name}" of kind "${link.kind}" to another netns`);
+  if (link.kind !== "veth" && link.kind !== "tun") throw new KernelError("invalid", `cannot move "${link.name}" of kind "${link.kind}" to another netns`);
   checkFree(target, link.name);
   removeChildren(world, ns, link);
   detach(ns, link);

@@ -25,6 +25,9 @@ export function operState(world: World, ns: NsState, link: Link): string {
     }
     case "vrf":
       return "UP";
+    // No process has the tap open: NO-CARRIER, operstate DOWN (see fake-tap.ts).
+    case "tun":
+      return "DOWN";
     case "vlan": {
       const parent = link.parent === undefined ? undefined : ns.links.get(link.parent);
       if (link.lower !== undefined) return childOperState(world, link, (n, l) => isOperUp(world, n, l)) ?? "DOWN";

@@ -51,6 +51,7 @@ export function linkInfos(world: World, ns: NsState): LinkInfo[] {
       ...(l.kind === "vlan" && { vlanId: l.vlanId, parent: name(l.parent) }),
       ...(l.kind === "vrf" && { vrfTable: l.vrfTable }),
       ...sublinkInfo(l),
+      ...(l.alias !== undefined && l.alias !== "" && { alias: l.alias }),
     }));
 }
 

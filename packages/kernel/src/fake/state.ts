@@ -8,7 +8,7 @@ import { type IP, type IPNet } from "@tscni/spec/ipnet";
 import type { FakeRule } from "./fake-rules.ts";
 
 /** Link kinds the fake kernel models. */
-export type LinkKind = "loopback" | "veth" | "bridge" | "vlan" | "vrf" | "macvlan" | "ipvlan" | "dummy" | "ifb";
+export type LinkKind = "loopback" | "veth" | "bridge" | "vlan" | "vrf" | "macvlan" | "ipvlan" | "dummy" | "ifb" | "tun";
 
 /** A VLAN entry on a bridge port or bridge (`bridge vlan`). */
 export interface VlanEntry {
@@ -50,6 +50,10 @@ export interface Link {
   macvlanMode?: string;
   ipvlanMode?: string;
   ipvlanFlag?: string;
+  /** For a tap: who may attach, and its TUNSETIFF flags (fake-tap.ts). */
+  tap?: { owner?: number; group?: number; multiQueue: boolean; pi: boolean; vnetHdr: boolean };
+  /** The link's alias (IFLA_IFALIAS). */
+  alias?: string;
   /** IPv6 addrconf ran since the link last came up (its link-local address was made). */
   addrconfDone?: boolean;
   /** Qdiscs and filters (fake-tc.ts). */

@@ -41,6 +41,8 @@ export function parseLinks(text: string): LinkInfo[] {
     if (num(r.promiscuity) !== undefined) link.promiscuity = num(r.promiscuity);
     const master = str(r.master);
     if (master !== undefined) link.master = master;
+    const alias = str(r.ifalias);
+    if (alias !== undefined && alias !== "") link.alias = alias;
     if (kind === "veth" && num(r.link_index) !== undefined) link.peerIndex = num(r.link_index);
     if (str(info.info_slave_kind) === "bridge") {
       const port = obj(info.info_slave_data);

@@ -76,6 +76,8 @@ export const IFLA_NET_NS_FD = 28;
 export const IFLA_EXT_MASK = 29;
 /** `IFLA_LINK_NETNSID`. */
 export const IFLA_LINK_NETNSID = 37;
+/** `IFLA_IFALIAS`. */
+export const IFLA_IFALIAS = 20;
 /** `IFLA_INFO_KIND`. */
 export const IFLA_INFO_KIND = 1;
 /** `IFLA_INFO_DATA`. */

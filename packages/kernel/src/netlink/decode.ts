@@ -19,7 +19,7 @@ export interface RawLink {
 }
 
 /** The link attributes {@link decodeLinks} reads. */
-const LINK_ATTRS: ReadonlySet<number> = new Set([K.IFLA_ADDRESS, K.IFLA_IFNAME, K.IFLA_MTU, K.IFLA_LINK, K.IFLA_MASTER, K.IFLA_OPERSTATE, K.IFLA_LINKINFO, K.IFLA_LINK_NETNSID, K.IFLA_TXQLEN, K.IFLA_PROMISCUITY]);
+const LINK_ATTRS: ReadonlySet<number> = new Set([K.IFLA_ADDRESS, K.IFLA_IFNAME, K.IFLA_MTU, K.IFLA_LINK, K.IFLA_MASTER, K.IFLA_OPERSTATE, K.IFLA_LINKINFO, K.IFLA_LINK_NETNSID, K.IFLA_TXQLEN, K.IFLA_PROMISCUITY, K.IFLA_IFALIAS]);
 
 /** Splits an RTM_NEWLINK payload into its `ifinfomsg` and the attributes the decoders read. */
 export function rawLink(p: DataView): RawLink {
@@ -82,6 +82,8 @@ export function decodeLink(r: RawLink, nameOf: (index: number) => string): LinkI
   if (promiscuity !== undefined) link.promiscuity = promiscuity;
   const master = attrU(a.get(K.IFLA_MASTER));
   if (master !== undefined && master !== 0) link.master = nameOf(master);
+  const alias = attrStr(a.get(K.IFLA_IFALIAS));
+  if (alias !== undefined && alias !== "") link.alias = alias;
   const peer = attrU(a.get(K.IFLA_LINK));
   // `ip` prints the index of a link in another namespace, the name of one in this one.
   const foreign = a.has(K.IFLA_LINK_NETNSID);

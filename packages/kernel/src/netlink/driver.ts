@@ -8,7 +8,7 @@
  */
 import { KernelError, type AddrInfo, type Kernel, type LinkInfo, type RouteInfo } from "../kernel.ts";
 import { isSysctlKey, renderOp, sysctlPath } from "../lines.ts";
-import { HOST, type KernelBatch, type KernelOp, type Netns } from "../ops.ts";
+import { HOST, type KernelBatch, type KernelOp, type Netns, type TapAdd } from "../ops.ts";
 import { resolveHost } from "../segments.ts";
 import { reason } from "../linux/errors.ts";
 import { failureKind } from "./classify.ts";
@@ -23,6 +23,7 @@ import { attrs, attrStr, MessageBuilder } from "./wire.ts";
 import { decodeRules, ruleDump } from "./decode-rule.ts";
 import type { RuleInfo } from "../rule.ts";
 import { readQdiscs } from "./read-tc.ts";
+import { createTap } from "./tuntap.ts";
 
 /** Options of {@link createNetlinkKernel}. */
 export interface NetlinkKernelOptions {
@@ -125,6 +126,17 @@ function deviceNamer(s: Session, ns: Netns, routes: readonly DataView[]): (index
   return (index) => names.get(index) ?? `if${index}`;
 }
 
+/** `tap.add` through /dev/net/tun; a link of that name already there is "exists" (TUNSETIFF would attach to a tap). */
+function applyTapAdd(s: Session, c: Libc, ns: string | undefined, op: TapAdd, index: number): void {
+  if (s.link(op.ns, op.name) !== undefined) throw new KernelError("exists", `ip tuntap add dev ${op.name}: File exists`, index);
+  try {
+    createTap(c, ns, op);
+  } catch (e) {
+    if (e instanceof KernelError) throw new KernelError(e.kind, `ip tuntap add dev ${op.name}: ${e.message}`, index);
+    throw e;
+  }
+}
+
 /** Creates the driver; bun:ffi and libc load on the first call. */
 export function createNetlinkKernel(opts: NetlinkKernelOptions = {}): Kernel {
   const where = (ns: Netns): string | undefined => (ns === HOST ? opts.host : ns);
@@ -167,6 +179,7 @@ export function createNetlinkKernel(opts: NetlinkKernelOptions = {}): Kernel {
       }
       return;
     }
+    if (op.op === "tap.add") return applyTapAdd(s, c, ns, op, index);
     const ctx: EncodeContext = {
       index: (name) => {
         const link = s.link(op.ns, name);

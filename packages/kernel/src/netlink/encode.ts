@@ -161,6 +161,9 @@ export function encodeOp(op: Exclude<KernelOp, { op: "sysctl.set" }>, ctx: Encod
       const m = ifinfo(new MessageBuilder(K.RTM_NEWLINK, CREATE), K.AF_UNSPEC, 0).u32(K.IFLA_LINK, ctx.index(op.parent)).str(K.IFLA_IFNAME, name);
       return m.nest(K.IFLA_LINKINFO).str(K.IFLA_INFO_KIND, "vlan").nest(K.IFLA_INFO_DATA).u16(K.IFLA_VLAN_ID, op.id).end().end();
     }
+    case "tap.add":
+      // No rtnetlink request makes a tap: the driver uses /dev/net/tun (tuntap.ts).
+      throw new Refused("tun/tap creation via rtnetlink is not supported");
     case "link.set": {
       // The master is resolved while `ip` parses its arguments, so before the device and
       // before anything is sent (a missing one changes nothing).
@@ -185,6 +188,8 @@ export function encodeOp(op: Exclude<KernelOp, { op: "sysctl.set" }>, ctx: Encod
       if (master !== undefined) m.u32(K.IFLA_MASTER, master);
       if (op.newName !== undefined) m.str(K.IFLA_IFNAME, newName(op.newName, "name"));
       if (op.txQLen !== undefined) m.u32(K.IFLA_TXQLEN, op.txQLen);
+      // Without a NUL, as iproute2 and Go netlink send it: an empty one clears the alias.
+      if (op.alias !== undefined) m.bytes(K.IFLA_IFALIAS, new TextEncoder().encode(op.alias));
       return m;
     }
     case "bridge-port.set": {
