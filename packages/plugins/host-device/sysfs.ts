@@ -1,5 +1,5 @@
 /**
- * The sysfs lookups of host-device (SPEC.md §8, the reference's `getLink`,
+ * The sysfs lookups of host-device (the reference's `getLink`,
  * `handleDeviceID`, `hasDpdkDriver`) behind a small port, so tests point them at a tree
  * of their own instead of the machine's /sys.
  */
