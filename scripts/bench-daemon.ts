@@ -58,8 +58,17 @@ function config(who: Who, work: string): Record<string, unknown> {
 }
 
 /** One plugin call as a runtime makes it: spawn, stdin, wait; returns ms and stdout. */
-async function call(ctx: Ctx, who: Who, command: string, i: number, prev?: string): Promise<{ ms: number; out: string; cpuMs: number }> {
-  const cfg = who === "daemon" ? { cniVersion: "1.1.0", name: "shim", type: "cni-shim", socketPath: ctx.socket } : { ...config(who, ctx.work), ...(prev !== undefined ? { prevResult: JSON.parse(prev) as unknown } : {}) };
+async function call(
+  ctx: Ctx,
+  who: Who,
+  command: string,
+  i: number,
+  prev?: string,
+): Promise<{ ms: number; out: string; cpuMs: number }> {
+  const cfg =
+    who === "daemon"
+      ? { cniVersion: "1.1.0", name: "shim", type: "cni-shim", socketPath: ctx.socket }
+      : { ...config(who, ctx.work), ...(prev !== undefined ? { prevResult: JSON.parse(prev) as unknown } : {}) };
   const exe = who === "ref" ? join(REF, "bridge") : who === "exec" ? join(BIN, "bridge") : join(BIN, "cni-shim");
   const env = {
     PATH: process.env.PATH ?? "",
@@ -72,7 +81,12 @@ async function call(ctx: Ctx, who: Who, command: string, i: number, prev?: strin
     CNI_PATH: who === "ref" ? REF : BIN,
   };
   const t0 = performance.now();
-  const proc = Bun.spawn([exe], { env, stdin: new TextEncoder().encode(JSON.stringify(cfg)), stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([exe], {
+    env,
+    stdin: new TextEncoder().encode(JSON.stringify(cfg)),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const out = await new Response(proc.stdout).text();
   const code = await proc.exited;
   const ms = performance.now() - t0;
@@ -110,22 +124,40 @@ async function sequential(ctx: Ctx, rows: string[]): Promise<Record<string, numb
     }
   }
   const out: Record<string, number> = {};
-  rows.push("| bridge, sequential (median ms) | reference | ours exec'd | ours via daemon | exec / ref | daemon / ref |", "|---|---|---|---|---|---|");
+  rows.push(
+    "| bridge, sequential (median ms) | reference | ours exec'd | ours via daemon | exec / ref | daemon / ref |",
+    "|---|---|---|---|---|---|",
+  );
   for (const command of ["ADD", "CHECK", "DEL"]) {
     const [r, e, d] = WHO.map((w) => median(t[`${w} ${command}`] ?? []));
     out[`ref.${command}`] = r!;
     out[`exec.${command}`] = e!;
     out[`daemon.${command}`] = d!;
-    rows.push(`| ${command} (${SEQ} × ${ROUNDS}) | ${fmt(r!)} | ${fmt(e!)} | ${fmt(d!)} | ${(e! / r!).toFixed(2)}× | ${(d! / r!).toFixed(2)}× |`);
+    rows.push(
+      `| ${command} (${SEQ} × ${ROUNDS}) | ${fmt(r!)} | ${fmt(e!)} | ${fmt(d!)} | ${(e! / r!).toFixed(2)}× | ${(d! / r!).toFixed(2)}× |`,
+    );
   }
   return out;
 }
 
 /** One call posted straight to the daemon, no shim process: what the daemon alone takes. */
 async function direct(ctx: Ctx, command: string, i: number): Promise<void> {
-  const env = { CNI_COMMAND: command, CNI_CONTAINERID: `bd-${i}`, CNI_NETNS: ctx.netns[i]!, CNI_IFNAME: IF.daemon, CNI_ARGS: `IgnoreUnknown=1;K8S_POD_NAMESPACE=bench;K8S_POD_NAME=p${i}`, CNI_PATH: BIN };
-  const config = Buffer.from(JSON.stringify({ cniVersion: "1.1.0", name: "shim", type: "cni-shim" })).toString("base64");
-  const res = await fetch("http://localhost/cni", { method: "POST", unix: ctx.socket, body: JSON.stringify({ env, config }) });
+  const env = {
+    CNI_COMMAND: command,
+    CNI_CONTAINERID: `bd-${i}`,
+    CNI_NETNS: ctx.netns[i]!,
+    CNI_IFNAME: IF.daemon,
+    CNI_ARGS: `IgnoreUnknown=1;K8S_POD_NAMESPACE=bench;K8S_POD_NAME=p${i}`,
+    CNI_PATH: BIN,
+  };
+  const config = Buffer.from(JSON.stringify({ cniVersion: "1.1.0", name: "shim", type: "cni-shim" })).toString(
+    "base64",
+  );
+  const res = await fetch("http://localhost/cni", {
+    method: "POST",
+    unix: ctx.socket,
+    body: JSON.stringify({ env, config }),
+  });
   if (res.status !== 200) throw new Error(`direct ${command} ${i}: HTTP ${res.status} ${await res.text()}`);
 }
 
@@ -165,21 +197,39 @@ async function parallel(ctx: Ctx, rows: string[]): Promise<Record<string, number
     }
   }
   const out: Record<string, number> = {};
-  rows.push("", "| bridge, parallel ADDs (median wall ms) | reference | ours exec'd | ours via daemon | exec / ref | daemon / ref |", "|---|---|---|---|---|---|");
+  rows.push(
+    "",
+    "| bridge, parallel ADDs (median wall ms) | reference | ours exec'd | ours via daemon | exec / ref | daemon / ref |",
+    "|---|---|---|---|---|---|",
+  );
   for (const k of [10, 50]) {
     const [r, e, d] = WHO.map((w) => median(wall[`${w} ${k}`] ?? []));
     out[`ref.par${k}`] = r!;
     out[`exec.par${k}`] = e!;
     out[`daemon.par${k}`] = d!;
-    rows.push(`| ${k} at once (× ${ROUNDS}) | ${fmt(r!)} | ${fmt(e!)} | ${fmt(d!)} | ${(e! / r!).toFixed(2)}× | ${(d! / r!).toFixed(2)}× |`);
+    rows.push(
+      `| ${k} at once (× ${ROUNDS}) | ${fmt(r!)} | ${fmt(e!)} | ${fmt(d!)} | ${(e! / r!).toFixed(2)}× | ${(d! / r!).toFixed(2)}× |`,
+    );
     const [rc, ec, dc] = WHO.map((w) => median(wall[`${w} ${k} cpu`] ?? []));
     const daemonCpu = median(wall[`daemon ${k} daemon cpu`] ?? []);
-    rows.push(`| ${k} at once, posted straight to the daemon (no shim) | | | ${fmt(median(wall[`direct ${k}`] ?? []))} | | ${(median(wall[`direct ${k}`] ?? []) / r!).toFixed(2)}× |`);
-    rows.push(`| ${k} at once, CPU of the processes spawned (ms) | ${fmt(rc!)} | ${fmt(ec!)} | ${fmt(dc!)} shims + ${fmt(daemonCpu)} daemon | | |`);
-    Object.assign(out, { [`ref.par${k}.cpu`]: rc, [`exec.par${k}.cpu`]: ec, [`daemon.par${k}.cpu.shims`]: dc, [`daemon.par${k}.cpu.daemon`]: daemonCpu });
+    rows.push(
+      `| ${k} at once, posted straight to the daemon (no shim) | | | ${fmt(median(wall[`direct ${k}`] ?? []))} | | ${(median(wall[`direct ${k}`] ?? []) / r!).toFixed(2)}× |`,
+    );
+    rows.push(
+      `| ${k} at once, CPU of the processes spawned (ms) | ${fmt(rc!)} | ${fmt(ec!)} | ${fmt(dc!)} shims + ${fmt(daemonCpu)} daemon | | |`,
+    );
+    Object.assign(out, {
+      [`ref.par${k}.cpu`]: rc,
+      [`exec.par${k}.cpu`]: ec,
+      [`daemon.par${k}.cpu.shims`]: dc,
+      [`daemon.par${k}.cpu.daemon`]: daemonCpu,
+    });
   }
   const [b, du, a] = [Math.min(...rss.before), Math.max(...rss.during), Math.max(...rss.after)];
-  rows.push("", `daemon RSS (MiB): idle before ${fmt(b)}, peak during 50 parallel ADDs ${fmt(du)}, 1 s after their DELs ${fmt(a)} (${(((a - b) / b) * 100).toFixed(0)}% over idle)`);
+  rows.push(
+    "",
+    `daemon RSS (MiB): idle before ${fmt(b)}, peak during 50 parallel ADDs ${fmt(du)}, 1 s after their DELs ${fmt(a)} (${(((a - b) / b) * 100).toFixed(0)}% over idle)`,
+  );
   Object.assign(out, { "rss.before": b, "rss.during": du, "rss.after": a });
   return out;
 }
@@ -193,7 +243,12 @@ async function addSeconds(ctx: Ctx): Promise<number> {
 /** A plugin's VERSION (no stdin config needed): the floor of a start. */
 async function version(exe: string, extra: Record<string, string> = {}): Promise<number> {
   const t0 = performance.now();
-  const proc = Bun.spawn([exe], { env: { CNI_COMMAND: "VERSION", ...extra }, stdin: new TextEncoder().encode('{"cniVersion":"1.0.0"}'), stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([exe], {
+    env: { CNI_COMMAND: "VERSION", ...extra },
+    stdin: new TextEncoder().encode('{"cniVersion":"1.0.0"}'),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   await new Response(proc.stdout).text();
   if ((await proc.exited) !== 0) throw new Error(`${exe} VERSION failed`);
   return performance.now() - t0;
@@ -237,7 +292,14 @@ async function breakdown(ctx: Ctx, rows: string[]): Promise<Record<string, numbe
     `| our loopback VERSION (a Bun start) | ${fmt(m("bun VERSION"))} |`,
     `| cni-shim VERSION through the daemon | ${fmt(m("shim VERSION"))} |`,
   );
-  return { "bd.ref.ADD": m("ref ADD"), "bd.daemon.ADD": m("daemon ADD"), "bd.daemon.inside": m("daemon inside"), "bd.go.VERSION": m("go VERSION"), "bd.bun.VERSION": m("bun VERSION"), "bd.shim.VERSION": m("shim VERSION") };
+  return {
+    "bd.ref.ADD": m("ref ADD"),
+    "bd.daemon.ADD": m("daemon ADD"),
+    "bd.daemon.inside": m("daemon inside"),
+    "bd.go.VERSION": m("go VERSION"),
+    "bd.bun.VERSION": m("bun VERSION"),
+    "bd.shim.VERSION": m("shim VERSION"),
+  };
 }
 
 /** `cni add`/`del` of a chain of ours (in process) vs refcni with the reference's chain, vs ours with a process per plugin. */
@@ -252,29 +314,59 @@ async function chain(ctx: Ctx, rows: string[]): Promise<Record<string, number>> 
   const net = join(ctx.work, "chain-net");
   mkdirSync(net, { recursive: true });
   const kinds = { refcni: "ref", ours: "exec", "ours, TSCNI_IN_PROCESS=0": "exec" } as const;
-  for (const [who, n] of [["ref", 3], ["exec", 4]] as const) {
+  for (const [who, n] of [
+    ["ref", 3],
+    ["exec", 4],
+  ] as const) {
     const { cniVersion } = config(who, ctx.work);
-    const plugin = { type: "bridge", bridge: `tscnibd${n}`, isGateway: true, ipam: { type: "host-local", ranges: [[{ subnet: `198.18.${70 + n}.0/24` }]], dataDir: join(ctx.work, `ipam-chain-${who}`) } };
-    writeFileSync(join(net, `${n}-${who}.conflist`), JSON.stringify({ cniVersion, name: `chain-${who}`, plugins: [plugin] }));
+    const plugin = {
+      type: "bridge",
+      bridge: `tscnibd${n}`,
+      isGateway: true,
+      ipam: {
+        type: "host-local",
+        ranges: [[{ subnet: `198.18.${70 + n}.0/24` }]],
+        dataDir: join(ctx.work, `ipam-chain-${who}`),
+      },
+    };
+    writeFileSync(
+      join(net, `${n}-${who}.conflist`),
+      JSON.stringify({ cniVersion, name: `chain-${who}`, plugins: [plugin] }),
+    );
   }
   const times: Record<string, number[]> = {};
   const run = async (label: keyof typeof kinds, verb: string, i: number): Promise<void> => {
     const ref = label === "refcni";
-    const argv = ref ? [refcni, verb, "chain-ref", ctx.netns[i]!] : [join(BIN, "cni"), verb, "chain-exec", ctx.netns[i]!];
-    const env = { PATH: process.env.PATH ?? "", NETCONFPATH: net, CNI_PATH: ref ? REF : BIN, CNI_IFNAME: ref ? "eth3" : label === "ours" ? "eth4" : "eth5", CNI_CACHE_DIR: join(ctx.work, `cache-${label}`), ...(label === "ours" ? {} : { TSCNI_IN_PROCESS: "0" }) };
+    const argv = ref
+      ? [refcni, verb, "chain-ref", ctx.netns[i]!]
+      : [join(BIN, "cni"), verb, "chain-exec", ctx.netns[i]!];
+    const env = {
+      PATH: process.env.PATH ?? "",
+      NETCONFPATH: net,
+      CNI_PATH: ref ? REF : BIN,
+      CNI_IFNAME: ref ? "eth3" : label === "ours" ? "eth4" : "eth5",
+      CNI_CACHE_DIR: join(ctx.work, `cache-${label}`),
+      ...(label === "ours" ? {} : { TSCNI_IN_PROCESS: "0" }),
+    };
     const t0 = performance.now();
     const proc = Bun.spawn(argv, { env, stdout: "pipe", stderr: "pipe" });
     const out = await new Response(proc.stdout).text();
-    if ((await proc.exited) !== 0) throw new Error(`${label} ${verb} failed: ${out}${await new Response(proc.stderr).text()}`);
+    if ((await proc.exited) !== 0)
+      throw new Error(`${label} ${verb} failed: ${out}${await new Response(proc.stderr).text()}`);
     (times[`${label} ${verb}`] ??= []).push(performance.now() - t0);
   };
   const labels = Object.keys(kinds) as (keyof typeof kinds)[];
   for (let round = 0; round < ROUNDS; round++) {
     for (const verb of ["add", "del"]) {
-      for (let i = 0; i < SEQ; i++) for (const label of labels.map((_, k) => labels[(k + i) % labels.length]!)) await run(label, verb, i);
+      for (let i = 0; i < SEQ; i++)
+        for (const label of labels.map((_, k) => labels[(k + i) % labels.length]!)) await run(label, verb, i);
     }
   }
-  rows.push("", "| `cni add`/`del` of a bridge chain (median ms) | refcni + reference bridge | `cni` (ours in process) | `cni`, a process per plugin | ours / ref |", "|---|---|---|---|---|");
+  rows.push(
+    "",
+    "| `cni add`/`del` of a bridge chain (median ms) | refcni + reference bridge | `cni` (ours in process) | `cni`, a process per plugin | ours / ref |",
+    "|---|---|---|---|---|",
+  );
   const out: Record<string, number> = {};
   for (const verb of ["add", "del"]) {
     const [r, o, p] = labels.map((l) => median(times[`${l} ${verb}`] ?? []));
@@ -293,7 +385,25 @@ async function inner(): Promise<void> {
   const c = config("daemon", work);
   const { cniVersion, name, ...plugin } = c;
   writeFileSync(join(confDir, "10-bd.conflist"), JSON.stringify({ cniVersion, name, plugins: [plugin] }));
-  const daemon = Bun.spawn([...(process.env.BENCH_DAEMON_NICE !== undefined ? ["nice", "-n", process.env.BENCH_DAEMON_NICE] : []), join(BIN, "cni"), "daemon", "--socket", socket, "--conf-dir", confDir, "--bin-dir", BIN, "--cache-dir", join(work, "cache-daemon")], { stdout: "ignore", stderr: process.env.BENCH_DAEMON_LOG !== undefined ? Bun.file(process.env.BENCH_DAEMON_LOG) : "ignore" });
+  const daemon = Bun.spawn(
+    [
+      ...(process.env.BENCH_DAEMON_NICE !== undefined ? ["nice", "-n", process.env.BENCH_DAEMON_NICE] : []),
+      join(BIN, "cni"),
+      "daemon",
+      "--socket",
+      socket,
+      "--conf-dir",
+      confDir,
+      "--bin-dir",
+      BIN,
+      "--cache-dir",
+      join(work, "cache-daemon"),
+    ],
+    {
+      stdout: "ignore",
+      stderr: process.env.BENCH_DAEMON_LOG !== undefined ? Bun.file(process.env.BENCH_DAEMON_LOG) : "ignore",
+    },
+  );
   try {
     while (!existsSync(socket)) await Bun.sleep(10);
     const ctx: Ctx = { work, netns, socket, daemonPid: daemon.pid };
@@ -311,11 +421,26 @@ async function inner(): Promise<void> {
     if (only === undefined || only === "breakdown") Object.assign(report, await breakdown(ctx, rows));
     if (process.env.BENCH_ABUSE !== "0" && (only === undefined || only === "abuse")) {
       const { abuse } = await import("./lib/daemon-abuse.ts");
-      const valid = (i: number): Promise<{ ms: number }> => call(ctx, "daemon", i % 2 === 0 ? "ADD" : "DEL", 1 + ((i >> 1) % 5));
+      const valid = (i: number): Promise<{ ms: number }> =>
+        call(ctx, "daemon", i % 2 === 0 ? "ADD" : "DEL", 1 + ((i >> 1) % 5));
       // The control first: the same abuse aimed at a second daemon, so the valid calls pay the
       // shared cores but not the abuse; what is left between the two runs is the abuse's own cost.
       const decoySocket = join(work, "decoy.sock");
-      const decoy = Bun.spawn([join(BIN, "cni"), "daemon", "--socket", decoySocket, "--conf-dir", confDir, "--bin-dir", BIN, "--cache-dir", join(work, "cache-decoy")], { stdout: "ignore", stderr: "ignore" });
+      const decoy = Bun.spawn(
+        [
+          join(BIN, "cni"),
+          "daemon",
+          "--socket",
+          decoySocket,
+          "--conf-dir",
+          confDir,
+          "--bin-dir",
+          BIN,
+          "--cache-dir",
+          join(work, "cache-decoy"),
+        ],
+        { stdout: "ignore", stderr: "ignore" },
+      );
       try {
         while (!existsSync(decoySocket)) await Bun.sleep(10);
         const control = await abuse({ socket, pid: daemon.pid, decoy: decoySocket, valid }, rows);
@@ -326,7 +451,10 @@ async function inner(): Promise<void> {
       }
       Object.assign(report, await abuse({ socket, pid: daemon.pid, valid }, rows));
     }
-    const load = (await import("node:os")).loadavg().map((l) => l.toFixed(2)).join(" ");
+    const load = (await import("node:os"))
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ");
     console.log(`bench-daemon: reference ${REF} (cniVersion 1.0.0) vs tscni ${BIN}; load average ${load}\n`);
     console.log(rows.join("\n"));
     console.log(`\nJSON ${JSON.stringify(report)}`);
@@ -346,7 +474,12 @@ async function outer(): Promise<void> {
     process.exit(1);
   }
   const { runInsideThrowawayHost } = await import("./lib/netns.ts");
-  process.exitCode = await runInsideThrowawayHost("bd", Math.max(N, 50), [process.execPath, "run", import.meta.path, "--inner"]);
+  process.exitCode = await runInsideThrowawayHost("bd", Math.max(N, 50), [
+    process.execPath,
+    "run",
+    import.meta.path,
+    "--inner",
+  ]);
 }
 
 if (process.argv.includes("--inner")) await inner();

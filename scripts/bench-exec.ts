@@ -37,13 +37,21 @@ const median = (xs: readonly number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length === 0 ? NaN : (s[Math.floor((s.length - 1) / 2)]! + s[Math.ceil((s.length - 1) / 2)]!) / 2;
 };
-const p95 = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(0.95 * xs.length))] ?? NaN;
+const p95 = (xs: readonly number[]): number =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(0.95 * xs.length))] ?? NaN;
 const fmt = (n: number): string => (Number.isFinite(n) ? n.toFixed(1) : "-");
-const load = (): string => loadavg().map((l) => l.toFixed(2)).join(" ");
+const load = (): string =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
 
 function contenders(args: readonly string[]): Who[] {
   const list = args.length > 0 ? args : ["ref", join(ROOT, "dist/bin")];
-  return list.map((a, n) => (a === "ref" ? { label: "ref", dir: REF, ref: true, n } : { label: a.replace(/\/+$/, "").split("/").slice(-2).join("/"), dir: a, ref: false, n }));
+  return list.map((a, n) =>
+    a === "ref"
+      ? { label: "ref", dir: REF, ref: true, n }
+      : { label: a.replace(/\/+$/, "").split("/").slice(-2).join("/"), dir: a, ref: false, n },
+  );
 }
 
 function config(w: Who, plugin: string, work: string): Record<string, unknown> {
@@ -52,22 +60,41 @@ function config(w: Who, plugin: string, work: string): Record<string, unknown> {
     name: `bx-${plugin}-${w.n}`,
     type: plugin,
     ...(plugin === "bridge" ? { bridge: `tscnibx${w.n}`, isGateway: true } : {}),
-    ipam: { type: "host-local", ranges: [[{ subnet: `198.18.${plugin === "bridge" ? 80 + w.n : 100 + w.n}.0/24` }]], dataDir: join(work, `ipam-${w.n}`) },
+    ipam: {
+      type: "host-local",
+      ranges: [[{ subnet: `198.18.${plugin === "bridge" ? 80 + w.n : 100 + w.n}.0/24` }]],
+      dataDir: join(work, `ipam-${w.n}`),
+    },
   };
 }
 
 function env(w: Who, command: string, i: number, netns: string): Record<string, string> {
-  return { PATH: process.env.PATH ?? "", CNI_COMMAND: command, CNI_CONTAINERID: `bx-${i}`, CNI_NETNS: netns, CNI_IFNAME: `eth${w.n}`, CNI_ARGS: "", CNI_PATH: w.dir };
+  return {
+    PATH: process.env.PATH ?? "",
+    CNI_COMMAND: command,
+    CNI_CONTAINERID: `bx-${i}`,
+    CNI_NETNS: netns,
+    CNI_IFNAME: `eth${w.n}`,
+    CNI_ARGS: "",
+    CNI_PATH: w.dir,
+  };
 }
 
 /** One call as a runtime makes it; wall ms and the child's CPU ms. */
-async function call(argv: string[], e: Record<string, string>, stdin: string): Promise<{ ms: number; cpu: number; out: string }> {
+async function call(
+  argv: string[],
+  e: Record<string, string>,
+  stdin: string,
+): Promise<{ ms: number; cpu: number; out: string }> {
   const t0 = performance.now();
   const proc = Bun.spawn(argv, { env: e, stdin: new TextEncoder().encode(stdin), stdout: "pipe", stderr: "pipe" });
   const out = await new Response(proc.stdout).text();
   const code = await proc.exited;
   const ms = performance.now() - t0;
-  if (code !== 0) throw new Error(`${argv.join(" ")} ${e.CNI_COMMAND}: exit ${code}: ${out}${await new Response(proc.stderr).text()}`);
+  if (code !== 0)
+    throw new Error(
+      `${argv.join(" ")} ${e.CNI_COMMAND}: exit ${code}: ${out}${await new Response(proc.stderr).text()}`,
+    );
   const cpu = proc.resourceUsage()?.cpuTime;
   return { ms, cpu: cpu === undefined ? NaN : Number(cpu.total) / 1000, out };
 }
@@ -77,9 +104,20 @@ async function call(argv: string[], e: Record<string, string>, stdin: string): P
  * would be the harness's RSS). Faults count the pages a call touches, whatever the page
  * cache holds; RSS also counts the cached neighbours each fault maps (fault-around).
  */
-async function rss(argv: string[], e: Record<string, string>, stdin: string, work: string, faults: number[]): Promise<number> {
+async function rss(
+  argv: string[],
+  e: Record<string, string>,
+  stdin: string,
+  work: string,
+  faults: number[],
+): Promise<number> {
   const out = join(work, "rss");
-  const proc = Bun.spawn(["/usr/bin/time", "-f", "%M %R", "-o", out, ...argv], { env: e, stdin: new TextEncoder().encode(stdin), stdout: "ignore", stderr: "ignore" });
+  const proc = Bun.spawn(["/usr/bin/time", "-f", "%M %R", "-o", out, ...argv], {
+    env: e,
+    stdin: new TextEncoder().encode(stdin),
+    stdout: "ignore",
+    stderr: "ignore",
+  });
   await proc.exited;
   const [kib, minor] = (readFileSync(out, "utf8").trim().split("\n").pop() ?? "").split(" ");
   faults.push(Number(minor));
@@ -91,7 +129,22 @@ function buildFloor(work: string): string {
   const src = join(work, "floor.ts");
   writeFileSync(src, 'await Bun.write(Bun.stdout, "{}\\n");\n');
   const out = join(work, "floor");
-  const b = Bun.spawnSync([process.execPath, "build", "--compile", "--bytecode", "--format=esm", "--minify", "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig", src, "--outfile", out], { stdout: "ignore", stderr: "inherit" });
+  const b = Bun.spawnSync(
+    [
+      process.execPath,
+      "build",
+      "--compile",
+      "--bytecode",
+      "--format=esm",
+      "--minify",
+      "--no-compile-autoload-dotenv",
+      "--no-compile-autoload-bunfig",
+      src,
+      "--outfile",
+      out,
+    ],
+    { stdout: "ignore", stderr: "inherit" },
+  );
   if (b.exitCode !== 0) throw new Error("could not build the floor binary");
   return out;
 }
@@ -118,7 +171,11 @@ async function inner(): Promise<void> {
         for (let i = 0; i < SEQ; i++) {
           for (const w of rot(i + round)) {
             const prev = results.get(`${w.n}/${i}`);
-            const stdin = JSON.stringify(verb === "ADD" ? config(w, plugin, work) : { ...config(w, plugin, work), prevResult: JSON.parse(prev ?? "{}") });
+            const stdin = JSON.stringify(
+              verb === "ADD"
+                ? config(w, plugin, work)
+                : { ...config(w, plugin, work), prevResult: JSON.parse(prev ?? "{}") },
+            );
             const s = await call(exe(w, plugin), env(w, verb, i, netns[i]!), stdin);
             if (verb === "ADD") results.set(`${w.n}/${i}`, s.out);
             put(`${w.label} ${plugin} ${verb}`, s);
@@ -130,7 +187,11 @@ async function inner(): Promise<void> {
 
   const floor = buildFloor(work);
   for (let i = 0; i < VERSIONS; i++) {
-    for (const w of rot(i)) put(`${w.label} VERSION`, await call(exe(w, "bridge"), { PATH: process.env.PATH ?? "", CNI_COMMAND: "VERSION" }, "{}"));
+    for (const w of rot(i))
+      put(
+        `${w.label} VERSION`,
+        await call(exe(w, "bridge"), { PATH: process.env.PATH ?? "", CNI_COMMAND: "VERSION" }, "{}"),
+      );
     put("floor", await call([floor], {}, ""));
   }
 
@@ -143,25 +204,61 @@ async function inner(): Promise<void> {
       const e = (verb: string) => env(w, verb, 1000 + i, netns[i]!);
       const added = await call(exe(w, "bridge"), e("ADD"), JSON.stringify(c));
       await call(exe(w, "bridge"), e("DEL"), JSON.stringify(c));
-      (peak[`${w.label} ADD`] ??= []).push(await rss(exe(w, "bridge"), e("ADD"), JSON.stringify(c), work, f(`${w.label} ADD`)));
-      (peak[`${w.label} CHECK`] ??= []).push(await rss(exe(w, "bridge"), e("CHECK"), JSON.stringify({ ...c, prevResult: JSON.parse(added.out) }), work, f(`${w.label} CHECK`)));
-      (peak[`${w.label} DEL`] ??= []).push(await rss(exe(w, "bridge"), e("DEL"), JSON.stringify(c), work, f(`${w.label} DEL`)));
-      (peak[`${w.label} VERSION`] ??= []).push(await rss(exe(w, "bridge"), { CNI_COMMAND: "VERSION" }, "{}", work, f(`${w.label} VERSION`)));
+      (peak[`${w.label} ADD`] ??= []).push(
+        await rss(exe(w, "bridge"), e("ADD"), JSON.stringify(c), work, f(`${w.label} ADD`)),
+      );
+      (peak[`${w.label} CHECK`] ??= []).push(
+        await rss(
+          exe(w, "bridge"),
+          e("CHECK"),
+          JSON.stringify({ ...c, prevResult: JSON.parse(added.out) }),
+          work,
+          f(`${w.label} CHECK`),
+        ),
+      );
+      (peak[`${w.label} DEL`] ??= []).push(
+        await rss(exe(w, "bridge"), e("DEL"), JSON.stringify(c), work, f(`${w.label} DEL`)),
+      );
+      (peak[`${w.label} VERSION`] ??= []).push(
+        await rss(exe(w, "bridge"), { CNI_COMMAND: "VERSION" }, "{}", work, f(`${w.label} VERSION`)),
+      );
     }
     (peak.floor ??= []).push(await rss([floor], {}, "", work, f("floor")));
   }
 
   const labels = who.map((w) => w.label);
-  console.log(`per-exec, interleaved: ${labels.join(", ")}; ${SEQ} containers x ${ROUNDS} rounds; load average before ${loadBefore}, after ${load()}`);
-  console.log(`\nmedian wall ms (p95) / median CPU ms (user + system)\n\n| call | ${labels.join(" | ")} |\n|---|${labels.map(() => "---|").join("")}`);
+  console.log(
+    `per-exec, interleaved: ${labels.join(", ")}; ${SEQ} containers x ${ROUNDS} rounds; load average before ${loadBefore}, after ${load()}`,
+  );
+  console.log(
+    `\nmedian wall ms (p95) / median CPU ms (user + system)\n\n| call | ${labels.join(" | ")} |\n|---|${labels.map(() => "---|").join("")}`,
+  );
   const keys = [...PLUGINS.flatMap((p) => ["ADD", "CHECK", "DEL"].map((v) => `${p} ${v}`)), "VERSION"];
-  for (const k of keys) console.log(`| ${k} | ${labels.map((l) => { const s = t[`${l} ${k}`]!; return `${fmt(median(s.ms))} (${fmt(p95(s.ms))}) / ${fmt(median(s.cpu))}`; }).join(" | ")} |`);
-  console.log(`| Bun floor (trivial compiled binary) | ${fmt(median(t.floor!.ms))} (${fmt(p95(t.floor!.ms))}) / ${fmt(median(t.floor!.cpu))} |`);
-  console.log(`\npeak RSS MiB (median of 5 / max) and minor page faults (median), bridge\n\n| call | ${labels.join(" | ")} |\n|---|${labels.map(() => "---|").join("")}`);
-  for (const v of ["ADD", "CHECK", "DEL", "VERSION"]) console.log(`| ${v} | ${labels.map((l) => `${fmt(median(peak[`${l} ${v}`]!))} / ${fmt(Math.max(...peak[`${l} ${v}`]!))}, ${median(faults[`${l} ${v}`]!)} faults`).join(" | ")} |`);
-  console.log(`| Bun floor | ${fmt(median(peak.floor!))} / ${fmt(Math.max(...peak.floor!))}, ${median(faults.floor!)} faults |`);
+  for (const k of keys)
+    console.log(
+      `| ${k} | ${labels
+        .map((l) => {
+          const s = t[`${l} ${k}`]!;
+          return `${fmt(median(s.ms))} (${fmt(p95(s.ms))}) / ${fmt(median(s.cpu))}`;
+        })
+        .join(" | ")} |`,
+    );
+  console.log(
+    `| Bun floor (trivial compiled binary) | ${fmt(median(t.floor!.ms))} (${fmt(p95(t.floor!.ms))}) / ${fmt(median(t.floor!.cpu))} |`,
+  );
+  console.log(
+    `\npeak RSS MiB (median of 5 / max) and minor page faults (median), bridge\n\n| call | ${labels.join(" | ")} |\n|---|${labels.map(() => "---|").join("")}`,
+  );
+  for (const v of ["ADD", "CHECK", "DEL", "VERSION"])
+    console.log(
+      `| ${v} | ${labels.map((l) => `${fmt(median(peak[`${l} ${v}`]!))} / ${fmt(Math.max(...peak[`${l} ${v}`]!))}, ${median(faults[`${l} ${v}`]!)} faults`).join(" | ")} |`,
+    );
+  console.log(
+    `| Bun floor | ${fmt(median(peak.floor!))} / ${fmt(Math.max(...peak.floor!))}, ${median(faults.floor!)} faults |`,
+  );
   const json: Record<string, number> = {};
-  for (const [k, s] of Object.entries(t)) Object.assign(json, { [`${k} ms`]: median(s.ms), [`${k} cpu`]: median(s.cpu) });
+  for (const [k, s] of Object.entries(t))
+    Object.assign(json, { [`${k} ms`]: median(s.ms), [`${k} cpu`]: median(s.cpu) });
   for (const [k, s] of Object.entries(peak)) json[`${k} rssMiB`] = median(s);
   for (const [k, s] of Object.entries(faults)) json[`${k} faults`] = median(s);
   console.log(`\nJSON ${JSON.stringify(json)}`);
@@ -179,7 +276,13 @@ async function outer(): Promise<void> {
     }
   }
   const { runInsideThrowawayHost } = await import("./lib/netns.ts");
-  const code = await runInsideThrowawayHost("bx", Math.max(SEQ, 5), [process.execPath, "run", import.meta.path, ...process.argv.slice(2), "--inner"]);
+  const code = await runInsideThrowawayHost("bx", Math.max(SEQ, 5), [
+    process.execPath,
+    "run",
+    import.meta.path,
+    ...process.argv.slice(2),
+    "--inner",
+  ]);
   if (code !== 0) process.exitCode = code;
 }
 

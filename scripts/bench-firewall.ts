@@ -16,7 +16,14 @@
  */
 import { createLinuxFirewall } from "@tscni/firewall/linux";
 import { iptablesVariantDir } from "@tscni/firewall/testing";
-import { formatChainName, formatComment, nftMasqComment, renderIptRestore, type FirewallOp, type IptablesOp } from "@tscni/firewall";
+import {
+  formatChainName,
+  formatComment,
+  nftMasqComment,
+  renderIptRestore,
+  type FirewallOp,
+  type IptablesOp,
+} from "@tscni/firewall";
 import { runInsideThrowawayHost } from "./lib/netns.ts";
 
 const rounds = Number(process.argv[2] ?? 30);
@@ -31,7 +38,11 @@ const cpu = new Map<string, number[]>();
 let lastCpu: number | undefined;
 /** Runs a tool; remembers its CPU time (user + system), steadier than wall time on a loaded machine. */
 function sh(argv: string[], stdin?: string): void {
-  const r = Bun.spawnSync(argv, { stdin: stdin === undefined ? "ignore" : new TextEncoder().encode(stdin), stdout: "pipe", stderr: "pipe" });
+  const r = Bun.spawnSync(argv, {
+    stdin: stdin === undefined ? "ignore" : new TextEncoder().encode(stdin),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   if (r.exitCode !== 0) throw new Error(`${argv.join(" ")}: ${r.stderr.toString()}`);
   const u = r.resourceUsage?.cpuTime;
   lastCpu = u === undefined ? undefined : (Number(u.user) + Number(u.system)) / 1000;
@@ -42,9 +53,27 @@ const CH = formatChainName("bench", "c1");
 const CM = formatComment("bench", "c1");
 const iptAdd: IptablesOp[] = [
   { op: "ipt.chain.ensure", family: 4, table: "nat", chain: CH, fresh: true },
-  { op: "ipt.rule.append", family: 4, table: "nat", chain: CH, rule: ["-d", "198.18.0.0/24", "-m", "comment", "--comment", CM, "-j", "ACCEPT"] },
-  { op: "ipt.rule.append", family: 4, table: "nat", chain: CH, rule: ["!", "-d", "224.0.0.0/4", "-m", "comment", "--comment", CM, "-j", "MASQUERADE"] },
-  { op: "ipt.rule.append", family: 4, table: "nat", chain: "POSTROUTING", rule: ["-s", "198.18.0.5/32", "-m", "comment", "--comment", CM, "-j", CH] },
+  {
+    op: "ipt.rule.append",
+    family: 4,
+    table: "nat",
+    chain: CH,
+    rule: ["-d", "198.18.0.0/24", "-m", "comment", "--comment", CM, "-j", "ACCEPT"],
+  },
+  {
+    op: "ipt.rule.append",
+    family: 4,
+    table: "nat",
+    chain: CH,
+    rule: ["!", "-d", "224.0.0.0/4", "-m", "comment", "--comment", CM, "-j", "MASQUERADE"],
+  },
+  {
+    op: "ipt.rule.append",
+    family: 4,
+    table: "nat",
+    chain: "POSTROUTING",
+    rule: ["-s", "198.18.0.5/32", "-m", "comment", "--comment", CM, "-j", CH],
+  },
 ];
 const iptDel: IptablesOp[] = [{ op: "ipt.chain.remove", family: 4, table: "nat", chain: CH }];
 const T = { family: "inet", table: "cni_plugins_masquerade" } as const;
@@ -52,12 +81,23 @@ const NC = nftMasqComment("bench", "eth0", "c1");
 const nftAdd: FirewallOp[] = [
   { op: "nft.table.ensure", ...T },
   { op: "nft.chain.ensure", ...T, chain: "masq_checks" },
-  { op: "nft.chain.ensure", ...T, chain: "postrouting", base: { type: "nat", hook: "postrouting", priority: "srcnat" } },
+  {
+    op: "nft.chain.ensure",
+    ...T,
+    chain: "postrouting",
+    base: { type: "nat", hook: "postrouting", priority: "srcnat" },
+  },
   { op: "nft.chain.flush", ...T, chain: "postrouting" },
   { op: "nft.rule.add", ...T, chain: "postrouting", rule: "ip daddr 224.0.0.0/4 return" },
   { op: "nft.rule.add", ...T, chain: "postrouting", rule: "ip6 daddr ff00::/8 return" },
   { op: "nft.rule.add", ...T, chain: "postrouting", rule: "goto masq_checks" },
-  { op: "nft.rule.add", ...T, chain: "masq_checks", rule: "ip saddr 198.18.0.5 ip daddr != 198.18.0.0/24 masquerade", comment: NC },
+  {
+    op: "nft.rule.add",
+    ...T,
+    chain: "masq_checks",
+    rule: "ip saddr 198.18.0.5 ip daddr != 198.18.0.0/24 masquerade",
+    comment: NC,
+  },
 ];
 const nftDel: FirewallOp[] = [{ op: "nft.rule.delete", ...T, chain: "masq_checks", commentPrefix: NC.slice(0, 33) }];
 const NFT_ADD = [
@@ -80,7 +120,14 @@ async function nfnlRoundTrip(): Promise<() => void> {
     close: { args: [F.i32], returns: F.i32 },
   });
   const name = new TextEncoder().encode("fwbench\0");
-  const msg = (type: number, flags: number, seq: number, family: number, resId: number, attr?: Uint8Array): Uint8Array => {
+  const msg = (
+    type: number,
+    flags: number,
+    seq: number,
+    family: number,
+    resId: number,
+    attr?: Uint8Array,
+  ): Uint8Array => {
     const alen = attr === undefined ? 0 : (4 + attr.length + 3) & ~3;
     const b = new Uint8Array(16 + 4 + alen);
     const v = new DataView(b.buffer);
@@ -97,13 +144,20 @@ async function nfnlRoundTrip(): Promise<() => void> {
     }
     return b;
   };
-  const REQ = 1, ACK = 4, CREATE = 0x400;
+  const REQ = 1,
+    ACK = 4,
+    CREATE = 0x400;
   const NFT = 10 << 8; // NFNL_SUBSYS_NFTABLES
   const buf = new Uint8Array(8192);
   return () => {
     const fd = s.socket(16, 3 | 0x80000, 12); // AF_NETLINK, SOCK_RAW|CLOEXEC, NETLINK_NETFILTER
     if (fd < 0) throw new Error("netlink socket");
-    const parts = [msg(0x10, REQ, 1, 0, 10), msg(NFT | 0, REQ | ACK | CREATE, 2, 1, 0, name), msg(NFT | 2, REQ | ACK, 3, 1, 0, name), msg(0x11, REQ, 4, 0, 10)];
+    const parts = [
+      msg(0x10, REQ, 1, 0, 10),
+      msg(NFT | 0, REQ | ACK | CREATE, 2, 1, 0, name),
+      msg(NFT | 2, REQ | ACK, 3, 1, 0, name),
+      msg(0x11, REQ, 4, 0, 10),
+    ];
     const batch = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
     let off = 0;
     for (const p of parts) {
@@ -154,12 +208,22 @@ try {
     await time("nft -a -s list table", () => sh(["nft", "-a", "-s", "list", "table", "inet", T.table]));
     await time("nft -f - (delete table)", () => sh(["nft", "-f", "-"], `delete table inet ${T.table}\n`));
     await time("nfnetlink batch via bun:ffi (new+delete table)", nfnl);
-    for (const [v, dir] of [["nft", nftv.dir], ["legacy", legacy.dir]] as const) {
-      await time(`iptables-${v}-restore (ipMasq ADD)`, () => sh([`${dir}/iptables-restore`, "--noflush", "--wait"], iptAddText));
+    for (const [v, dir] of [
+      ["nft", nftv.dir],
+      ["legacy", legacy.dir],
+    ] as const) {
+      await time(`iptables-${v}-restore (ipMasq ADD)`, () =>
+        sh([`${dir}/iptables-restore`, "--noflush", "--wait"], iptAddText),
+      );
       await time(`iptables-${v}-save -t nat`, () => sh([`${dir}/iptables-save`, "-t", "nat"]));
-      await time(`iptables-${v}-restore (ipMasq DEL)`, () => sh([`${dir}/iptables-restore`, "--noflush", "--wait"], iptDelText));
+      await time(`iptables-${v}-restore (ipMasq DEL)`, () =>
+        sh([`${dir}/iptables-restore`, "--noflush", "--wait"], iptDelText),
+      );
     }
-    for (const [v, fw] of [["nft", fwNft], ["legacy", fwLegacy]] as const) {
+    for (const [v, fw] of [
+      ["nft", fwNft],
+      ["legacy", fwLegacy],
+    ] as const) {
       await time(`Firewall.apply iptables-${v} ipMasq ADD`, () => fw.apply(iptAdd));
       await time(`Firewall.apply iptables-${v} ipMasq DEL`, () => fw.apply(iptDel));
     }
@@ -177,7 +241,9 @@ try {
   console.log(`  ${"".padEnd(48)} ${"wall".padStart(7)} ${"tool CPU".padStart(9)}`);
   for (const [label, xs] of samples) {
     const c = cpu.get(label);
-    console.log(`  ${label.padEnd(48)} ${median(xs).toFixed(2).padStart(7)} ${(c === undefined ? "" : median(c).toFixed(2)).padStart(9)}`);
+    console.log(
+      `  ${label.padEnd(48)} ${median(xs).toFixed(2).padStart(7)} ${(c === undefined ? "" : median(c).toFixed(2)).padStart(9)}`,
+    );
   }
 } finally {
   legacy.cleanup();

@@ -33,11 +33,15 @@ try {
   for (const m of marks) {
     // The window around the mark: 51 allocations (fewer at the edges).
     const window = times.slice(Math.max(0, m - 26), Math.min(times.length, m + 25));
-    console.log(`  allocation ${String(m).padStart(6)}: median ${median(window).toFixed(3)} ms (window of ${window.length})`);
+    console.log(
+      `  allocation ${String(m).padStart(6)}: median ${median(window).toFixed(3)} ms (window of ${window.length})`,
+    );
   }
   const t0 = Bun.nanoseconds();
   await store.findByID("nobody", "eth0"); // a miss reads every reservation file
-  console.log(`  for contrast, one full read of ${count} reservation files: ${((Bun.nanoseconds() - t0) / 1e6).toFixed(1)} ms`);
+  console.log(
+    `  for contrast, one full read of ${count} reservation files: ${((Bun.nanoseconds() - t0) / 1e6).toFixed(1)} ms`,
+  );
 } finally {
   await store.close();
   rmSync(root, { recursive: true, force: true });

@@ -28,21 +28,58 @@ type Side = "ours" | "reference";
 const DIRS: Record<Side, string> = { ours: OURS, reference: REFERENCE };
 
 /** Through `cni`: the one-plugin list of `config` under BENCH_DIR, and the call's argv and env. */
-function viaCni(side: Side, command: "ADD" | "DEL", cid: string, netns: string, config: { name: string; cniVersion: string }): { argv: string[]; env: Record<string, string> } {
+function viaCni(
+  side: Side,
+  command: "ADD" | "DEL",
+  cid: string,
+  netns: string,
+  config: { name: string; cniVersion: string },
+): { argv: string[]; env: Record<string, string> } {
   const { name, cniVersion, ...plugin } = config;
-  const work = join(process.env.BENCH_DIR ?? "", `${name}-${(plugin as { ipMasq?: boolean }).ipMasq ? "masq" : "plain"}`);
+  const work = join(
+    process.env.BENCH_DIR ?? "",
+    `${name}-${(plugin as { ipMasq?: boolean }).ipMasq ? "masq" : "plain"}`,
+  );
   mkdirSync(join(work, "net.d"), { recursive: true });
   writeFileSync(join(work, "net.d", "10.conflist"), JSON.stringify({ cniVersion, name, plugins: [plugin] }));
-  const env = { PATH: process.env.PATH ?? "", NETCONFPATH: join(work, "net.d"), CNI_PATH: DIRS[side], CNI_CACHE_DIR: join(work, "cache"), CNI_IFNAME: "eth0" };
+  const env = {
+    PATH: process.env.PATH ?? "",
+    NETCONFPATH: join(work, "net.d"),
+    CNI_PATH: DIRS[side],
+    CNI_CACHE_DIR: join(work, "cache"),
+    CNI_IFNAME: "eth0",
+  };
   return { argv: [join(OURS, "cni"), command === "ADD" ? "add" : "del", name, netns], env };
 }
 
-async function call(side: Side, command: "ADD" | "DEL", cid: string, netns: string, config: { name: string; cniVersion: string }): Promise<number> {
+async function call(
+  side: Side,
+  command: "ADD" | "DEL",
+  cid: string,
+  netns: string,
+  config: { name: string; cniVersion: string },
+): Promise<number> {
   const dir = DIRS[side];
-  const direct = { argv: [join(dir, "bridge")], env: { PATH: process.env.PATH ?? "", CNI_COMMAND: command, CNI_CONTAINERID: cid, CNI_NETNS: netns, CNI_IFNAME: "eth0", CNI_ARGS: "", CNI_PATH: dir } };
+  const direct = {
+    argv: [join(dir, "bridge")],
+    env: {
+      PATH: process.env.PATH ?? "",
+      CNI_COMMAND: command,
+      CNI_CONTAINERID: cid,
+      CNI_NETNS: netns,
+      CNI_IFNAME: "eth0",
+      CNI_ARGS: "",
+      CNI_PATH: dir,
+    },
+  };
   const { argv, env } = VIA_CNI ? viaCni(side, command, cid, netns, config) : direct;
   const t0 = performance.now();
-  const proc = Bun.spawn(argv, { env, stdin: new TextEncoder().encode(JSON.stringify(config)), stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn(argv, {
+    env,
+    stdin: new TextEncoder().encode(JSON.stringify(config)),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const out = await new Response(proc.stdout).text();
   const code = await proc.exited;
   const ms = performance.now() - t0;
@@ -83,19 +120,31 @@ async function inner(): Promise<void> {
       }
     }
   }
-  const m = (side: Side, masq: boolean, cmd: "ADD" | "DEL"): number => median(rounds.get(`${side} ${masq}`)?.[cmd] ?? []);
-  const load = (await import("node:os")).loadavg().map((l) => l.toFixed(2)).join(" ");
-  console.log(`bridge with ipMasq (iptables)${VIA_CNI ? " through `cni add`/`cni del` (ours in process)" : ""}, ${ROUNDS} interleaved rounds of ${containers.length} containers, load average ${load}\n`);
+  const m = (side: Side, masq: boolean, cmd: "ADD" | "DEL"): number =>
+    median(rounds.get(`${side} ${masq}`)?.[cmd] ?? []);
+  const load = (await import("node:os"))
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
+  console.log(
+    `bridge with ipMasq (iptables)${VIA_CNI ? " through `cni add`/`cni del` (ours in process)" : ""}, ${ROUNDS} interleaved rounds of ${containers.length} containers, load average ${load}\n`,
+  );
   console.log("| measurement | ours ms | reference ms | ratio |\n|---|---|---|---|");
   const report: Record<string, number> = {};
-  const row = (label: string, ours: number, ref: number) => console.log(`| ${label} | ${ours.toFixed(1)} | ${ref.toFixed(1)} | ${(ours / ref).toFixed(2)}× |`);
+  const row = (label: string, ours: number, ref: number) =>
+    console.log(`| ${label} | ${ours.toFixed(1)} | ${ref.toFixed(1)} | ${(ours / ref).toFixed(2)}× |`);
   for (const cmd of ["ADD", "DEL"] as const) {
     const [ours, ref] = [m("ours", true, cmd), m("reference", true, cmd)];
     const [oursBase, refBase] = [m("ours", false, cmd), m("reference", false, cmd)];
     row(`bridge ${cmd} with ipMasq`, ours, ref);
     row(`bridge ${cmd} without ipMasq`, oursBase, refBase);
     row(`masquerading's share of ${cmd} (with minus without)`, ours - oursBase, ref - refBase);
-    Object.assign(report, { [`masq.${cmd}.ours`]: ours, [`masq.${cmd}.reference`]: ref, [`plain.${cmd}.ours`]: oursBase, [`plain.${cmd}.reference`]: refBase });
+    Object.assign(report, {
+      [`masq.${cmd}.ours`]: ours,
+      [`masq.${cmd}.reference`]: ref,
+      [`plain.${cmd}.ours`]: oursBase,
+      [`plain.${cmd}.reference`]: refBase,
+    });
   }
   console.log(`\nJSON ${JSON.stringify(report)}`);
 }

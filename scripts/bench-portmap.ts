@@ -49,10 +49,22 @@ async function inner(): Promise<void> {
     const confDir = join(dir, side.name, "net.d");
     mkdirSync(confDir, { recursive: true });
     const ipam = { type: "host-local", ranges: [[{ subnet: side.subnet }]], dataDir: join(dir, side.name, "ipam") };
-    const plugins = [{ type: "bridge", bridge: side.bridge, isGateway: true, ipMasq: true, ipam }, { type: "portmap", capabilities: { portMappings: true } }, { type: "firewall" }];
+    const plugins = [
+      { type: "bridge", bridge: side.bridge, isGateway: true, ipMasq: true, ipam },
+      { type: "portmap", capabilities: { portMappings: true } },
+      { type: "firewall" },
+    ];
     const conf = { cniVersion: "1.0.0", name: `bench-pm-${side.name}`, plugins };
     writeFileSync(join(confDir, "10-pm.conflist"), JSON.stringify(conf));
-    return { PATH: PATH_ENV, NETCONFPATH: confDir, CNI_PATH: side.bin, CNI_CACHE_DIR: join(dir, side.name, "cache"), CNI_IFNAME: "eth0", CAP_ARGS: JSON.stringify({ portMappings: MAPS }), TSCNI_IN_PROCESS: side.inProcess };
+    return {
+      PATH: PATH_ENV,
+      NETCONFPATH: confDir,
+      CNI_PATH: side.bin,
+      CNI_CACHE_DIR: join(dir, side.name, "cache"),
+      CNI_IFNAME: "eth0",
+      CAP_ARGS: JSON.stringify({ portMappings: MAPS }),
+      TSCNI_IN_PROCESS: side.inProcess,
+    };
   };
   const envs = sides.map(envOf);
   const times: Record<string, number[]> = {};
@@ -74,15 +86,30 @@ async function chain(
   for (const verb of ["add", "del"]) {
     for (let i = 0; i < CHAIN; i++) {
       for (const [s, side] of sides.entries()) {
-        record(`${side.name} ${verb}`, await timed([cni, verb, `bench-pm-${side.name}`, netns[s * CHAIN + i]!], envs[s]!));
+        record(
+          `${side.name} ${verb}`,
+          await timed([cni, verb, `bench-pm-${side.name}`, netns[s * CHAIN + i]!], envs[s]!),
+        );
       }
     }
   }
-  console.log(`bridge (ipMasq) + portmap + firewall through \`cni add\`/\`cni del\`, ${CHAIN} containers per side, interleaved, iptables ${process.env.BENCH_IPTABLES ?? "system"}; load average ${(await import("node:os")).loadavg().map((l) => l.toFixed(2)).join(" ")}\n`);
+  console.log(
+    `bridge (ipMasq) + portmap + firewall through \`cni add\`/\`cni del\`, ${CHAIN} containers per side, interleaved, iptables ${process.env.BENCH_IPTABLES ?? "system"}; load average ${(
+      await import("node:os")
+    )
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}\n`,
+  );
   console.log("| chain | ADD median ms | DEL median ms |\n|---|---|---|");
-  for (const side of sides) console.log(`| ${side.name} | ${median(times[`${side.name} add`]!).toFixed(1)} | ${median(times[`${side.name} del`]!).toFixed(1)} |`);
-  const ratio = (name: string, verb: string) => (median(times[`${name} ${verb}`]!) / median(times[`reference ${verb}`]!)).toFixed(2);
-  for (const name of ["tscni", "tscni-exec"]) console.log(`\nratio ${name}/reference: ADD ${ratio(name, "add")}x, DEL ${ratio(name, "del")}x`);
+  for (const side of sides)
+    console.log(
+      `| ${side.name} | ${median(times[`${side.name} add`]!).toFixed(1)} | ${median(times[`${side.name} del`]!).toFixed(1)} |`,
+    );
+  const ratio = (name: string, verb: string) =>
+    (median(times[`${name} ${verb}`]!) / median(times[`reference ${verb}`]!)).toFixed(2);
+  for (const name of ["tscni", "tscni-exec"])
+    console.log(`\nratio ${name}/reference: ADD ${ratio(name, "add")}x, DEL ${ratio(name, "del")}x`);
 }
 
 /** PATH for both sides: the system's, or a directory of iptables-legacy links first. */
@@ -91,7 +118,14 @@ const PATH_ENV = ((): string => {
   if (process.env.BENCH_IPTABLES !== "legacy" || process.env.BENCH_DIR === undefined) return path;
   const dir = join(process.env.BENCH_DIR, "legacy-bin");
   mkdirSync(dir, { recursive: true });
-  for (const name of ["iptables", "iptables-save", "iptables-restore", "ip6tables", "ip6tables-save", "ip6tables-restore"]) {
+  for (const name of [
+    "iptables",
+    "iptables-save",
+    "iptables-restore",
+    "ip6tables",
+    "ip6tables-save",
+    "ip6tables-restore",
+  ]) {
     const [base, ...rest] = name.split("-");
     symlinkSync(`/usr/sbin/${[`${base}-legacy`, ...rest].join("-")}`, join(dir, name));
   }
@@ -102,8 +136,21 @@ const PATH_ENV = ((): string => {
 function portmapAdd(netns: string, s: number, i: number): Promise<number> {
   const bin = s === 0 ? OURS : REF;
   const ip = `198.18.${96 + s * 8 + Math.floor(i / 250)}.${(i % 250) + 2}/24`;
-  const conf = { cniVersion: "1.0.0", name: "bench-growth", type: "portmap", runtimeConfig: { portMappings: MAPS }, prevResult: { cniVersion: "1.0.0", ips: [{ address: ip }] } };
-  const env = { PATH: PATH_ENV, CNI_COMMAND: "ADD", CNI_CONTAINERID: `grow-${s}-${i}`, CNI_NETNS: netns, CNI_IFNAME: "eth0", CNI_PATH: bin };
+  const conf = {
+    cniVersion: "1.0.0",
+    name: "bench-growth",
+    type: "portmap",
+    runtimeConfig: { portMappings: MAPS },
+    prevResult: { cniVersion: "1.0.0", ips: [{ address: ip }] },
+  };
+  const env = {
+    PATH: PATH_ENV,
+    CNI_COMMAND: "ADD",
+    CNI_CONTAINERID: `grow-${s}-${i}`,
+    CNI_NETNS: netns,
+    CNI_IFNAME: "eth0",
+    CNI_PATH: bin,
+  };
   return timed([join(bin, "portmap")], env, JSON.stringify(conf));
 }
 
@@ -120,7 +167,13 @@ async function fillTable(): Promise<void> {
   for (let i = 10; i < GROWTH - 10; i++) {
     for (const j of [i, 1000 + i]) {
       const ip = `198.18.${96 + Math.floor(j / 250)}.${(j % 250) + 2}/24`;
-      const conf = { cniVersion: "1.0.0", name: "bench-growth", type: "portmap", runtimeConfig: { portMappings: MAPS }, prevResult: { cniVersion: "1.0.0", ips: [{ address: ip }] } };
+      const conf = {
+        cniVersion: "1.0.0",
+        name: "bench-growth",
+        type: "portmap",
+        runtimeConfig: { portMappings: MAPS },
+        prevResult: { cniVersion: "1.0.0", ips: [{ address: ip }] },
+      };
       await fw.apply(planPortmapAdd(await parsePortmapConfig(conf, "eth0", async () => "iptables"), `grow-0-${j}`));
     }
   }
@@ -134,14 +187,17 @@ async function fillTable(): Promise<void> {
 async function growth(netns: string): Promise<void> {
   const at: Record<string, number[]> = {};
   const measure = async (from: number, key: string) => {
-    for (let i = from; i < from + 10; i++) for (const s of [0, 1]) (at[`${s} ${key}`] ??= []).push(await portmapAdd(netns, s, i));
+    for (let i = from; i < from + 10; i++)
+      for (const s of [0, 1]) (at[`${s} ${key}`] ??= []).push(await portmapAdd(netns, s, i));
   };
   await measure(0, "first");
   const t0 = performance.now();
   await fillTable();
   const fill = ((performance.now() - t0) / 1000).toFixed(0);
   await measure(GROWTH - 10, "last");
-  console.log(`\nportmap ADD as the nat table grows (${GROWTH} containers per side, 3 mappings each; the middle filled by our ADDs in ${fill} s; medians of 10, interleaved)\n`);
+  console.log(
+    `\nportmap ADD as the nat table grows (${GROWTH} containers per side, 3 mappings each; the middle filled by our ADDs in ${fill} s; medians of 10, interleaved)\n`,
+  );
   console.log(`| portmap | 1st-10th ADD ms | ${GROWTH - 9}th-${GROWTH}th ADD ms | growth |\n|---|---|---|---|`);
   for (const [s, name] of ["tscni", "reference"].entries()) {
     const a = median(at[`${s} first`]!);
@@ -156,7 +212,12 @@ async function outer(): Promise<void> {
     process.exit(1);
   }
   const { runInsideThrowawayHost } = await import("./lib/netns.ts");
-  process.exitCode = await runInsideThrowawayHost("benchpm", Math.max(1, 3 * CHAIN), [process.execPath, "run", import.meta.path, "--inner"]);
+  process.exitCode = await runInsideThrowawayHost("benchpm", Math.max(1, 3 * CHAIN), [
+    process.execPath,
+    "run",
+    import.meta.path,
+    "--inner",
+  ]);
 }
 
 if (process.argv.includes("--inner")) await inner();

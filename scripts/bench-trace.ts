@@ -39,17 +39,25 @@ function record(phases: Phases, stderr: string, wall: number): void {
     const m = /^\[tscni\]\s+([\d.]+) ms\s+(?:([\d.]+) ms )?(.*)$/.exec(line);
     if (m === null) continue;
     // Namespaces, veth names and the RSS figures differ per call: one label for all.
-    const label = (m[3] ?? "").replace(/\/var\/run\/netns\/\S+/g, "<ctr>").replace(/veth[0-9a-f]{8}/g, "<veth>").replace(/^(exit|plugin code loaded), .*/, "$1").replace(/: [a-z.,-]+$/, "");
+    const label = (m[3] ?? "")
+      .replace(/\/var\/run\/netns\/\S+/g, "<ctr>")
+      .replace(/veth[0-9a-f]{8}/g, "<veth>")
+      .replace(/^(exit|plugin code loaded), .*/, "$1")
+      .replace(/: [a-z.,-]+$/, "");
     add(label, Number(m[1]), m[2] === undefined ? undefined : Number(m[2]));
   }
   add("wall (harness)", wall);
 }
 
 function print(command: string, phases: Phases): void {
-  console.log(`\n${PLUGIN} ${command}: medians of ${phases.get("wall (harness)")?.starts.length ?? 0} calls (start ms, duration ms, phase)`);
+  console.log(
+    `\n${PLUGIN} ${command}: medians of ${phases.get("wall (harness)")?.starts.length ?? 0} calls (start ms, duration ms, phase)`,
+  );
   const rows = [...phases].sort((a, b) => median(a[1].starts) - median(b[1].starts));
   for (const [label, { starts, took }] of rows) {
-    console.log(`${median(starts).toFixed(2).padStart(8)} ${took.length > 0 ? median(took).toFixed(2).padStart(7) : "       "}  ${label}`);
+    console.log(
+      `${median(starts).toFixed(2).padStart(8)} ${took.length > 0 ? median(took).toFixed(2).padStart(7) : "       "}  ${label}`,
+    );
   }
 }
 
@@ -60,13 +68,35 @@ async function inner(): Promise<void> {
     name: `trace-${PLUGIN}`,
     type: PLUGIN,
     ...(PLUGIN === "bridge" ? { bridge: "tscnib0", isGateway: true } : {}),
-    ipam: { type: "host-local", ranges: [[{ subnet: "198.18.64.0/24" }]], dataDir: join(process.env.BENCH_DIR ?? "", "ipam") },
+    ipam: {
+      type: "host-local",
+      ranges: [[{ subnet: "198.18.64.0/24" }]],
+      dataDir: join(process.env.BENCH_DIR ?? "", "ipam"),
+    },
   };
   const call = async (command: string, i: number, stdin: unknown) => {
-    const env = { PATH: process.env.PATH ?? "", CNI_COMMAND: command, CNI_CONTAINERID: `t${i}`, CNI_NETNS: containers[i] ?? "", CNI_IFNAME: "eth0", CNI_ARGS: "", CNI_PATH: BIN, TSCNI_TRACE: "1" };
+    const env = {
+      PATH: process.env.PATH ?? "",
+      CNI_COMMAND: command,
+      CNI_CONTAINERID: `t${i}`,
+      CNI_NETNS: containers[i] ?? "",
+      CNI_IFNAME: "eth0",
+      CNI_ARGS: "",
+      CNI_PATH: BIN,
+      TSCNI_TRACE: "1",
+    };
     const t0 = performance.now();
-    const proc = Bun.spawn([join(BIN, PLUGIN)], { env, stdin: new TextEncoder().encode(JSON.stringify(stdin)), stdout: "pipe", stderr: "pipe" });
-    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    const proc = Bun.spawn([join(BIN, PLUGIN)], {
+      env,
+      stdin: new TextEncoder().encode(JSON.stringify(stdin)),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [stdout, stderr, code] = await Promise.all([
+      new Response(proc.stdout).text(),
+      new Response(proc.stderr).text(),
+      proc.exited,
+    ]);
     const wall = performance.now() - t0;
     if (code !== 0) throw new Error(`${PLUGIN} ${command} failed: ${stdout}${stderr}`);
     return { stdout, stderr, wall };
@@ -84,7 +114,11 @@ async function inner(): Promise<void> {
       if (i >= WARM) record(traced[command]!, r.stderr, r.wall);
     }
   }
-  console.log(`${PLUGIN} (${BIN}), load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  console.log(
+    `${PLUGIN} (${BIN}), load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+  );
   for (const [command, phases] of Object.entries(traced)) print(command, phases);
 }
 
@@ -94,7 +128,14 @@ async function outer(): Promise<void> {
     process.exit(1);
   }
   const { runInsideThrowawayHost } = await import("./lib/netns.ts");
-  const code = await runInsideThrowawayHost("trace", WARM + RUNS, [process.execPath, "run", import.meta.path, PLUGIN, String(RUNS), "--inner"]);
+  const code = await runInsideThrowawayHost("trace", WARM + RUNS, [
+    process.execPath,
+    "run",
+    import.meta.path,
+    PLUGIN,
+    String(RUNS),
+    "--inner",
+  ]);
   if (code !== 0) process.exitCode = code;
 }
 

@@ -35,9 +35,18 @@ interface Sample {
   maxRssKiB: number;
 }
 
-async function spawnPlugin(plugin: string, env: Record<string, string>, stdin: string): Promise<Sample & { code: number; stdout: string }> {
+async function spawnPlugin(
+  plugin: string,
+  env: Record<string, string>,
+  stdin: string,
+): Promise<Sample & { code: number; stdout: string }> {
   const t0 = performance.now();
-  const proc = Bun.spawn([join(BIN, plugin)], { env, stdin: new TextEncoder().encode(stdin), stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([join(BIN, plugin)], {
+    env,
+    stdin: new TextEncoder().encode(stdin),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const stdout = await new Response(proc.stdout).text();
   const code = await proc.exited;
   const ms = performance.now() - t0;
@@ -51,7 +60,12 @@ async function spawnPlugin(plugin: string, env: Record<string, string>, stdin: s
 async function rssOf(plugin: string, env: Record<string, string>, stdin: string): Promise<number | undefined> {
   if (!existsSync(GNU_TIME)) return undefined;
   const out = join(process.env.BENCH_DIR ?? tmpdir(), `rss-${process.pid}`);
-  const proc = Bun.spawn([GNU_TIME, "-f", "%M", "-o", out, join(BIN, plugin)], { env, stdin: new TextEncoder().encode(stdin), stdout: "ignore", stderr: "ignore" });
+  const proc = Bun.spawn([GNU_TIME, "-f", "%M", "-o", out, join(BIN, plugin)], {
+    env,
+    stdin: new TextEncoder().encode(stdin),
+    stdout: "ignore",
+    stderr: "ignore",
+  });
   await proc.exited;
   const kib = Number((await Bun.file(out).text()).trim().split("\n").pop());
   return Number.isFinite(kib) ? kib : undefined;
@@ -87,7 +101,11 @@ async function inner(): Promise<void> {
       name: `bench-${plugin}`,
       type: plugin,
       ...(plugin === "bridge" ? { bridge: "tscnib0", isGateway: true } : {}),
-      ipam: { type: "host-local", ranges: [[{ subnet: plugin === "bridge" ? "198.18.64.0/24" : "198.18.65.0/24" }]], dataDir: join(work, "ipam") },
+      ipam: {
+        type: "host-local",
+        ranges: [[{ subnet: plugin === "bridge" ? "198.18.64.0/24" : "198.18.65.0/24" }]],
+        dataDir: join(work, "ipam"),
+      },
     };
     const times: Record<"ADD" | "CHECK" | "DEL", number[]> = { ADD: [], CHECK: [], DEL: [] };
     const results: string[] = [];
@@ -111,17 +129,25 @@ async function inner(): Promise<void> {
       times.DEL.push(s.ms);
     }
     for (const cmd of ["ADD", "CHECK", "DEL"] as const) {
-      rows.push(`| ${plugin} ${cmd} | ${containers.length} | ${fmt(median(times[cmd]))} | ${fmt(pct(times[cmd], 95))} |`);
+      rows.push(
+        `| ${plugin} ${cmd} | ${containers.length} | ${fmt(median(times[cmd]))} | ${fmt(pct(times[cmd], 95))} |`,
+      );
       report[`${plugin}.${cmd}.median`] = median(times[cmd]);
       report[`${plugin}.${cmd}.p95`] = pct(times[cmd], 95);
     }
 
     // Peak RSS of one ADD, CHECK and DEL, each run under GNU time.
     const addRss = await rssOf(plugin, env("ADD", "rss", containers[0]!), JSON.stringify(config));
-    const prev = (await spawnPlugin(plugin, env("ADD", "rss2", containers[1] ?? containers[0]!), JSON.stringify(config))).stdout;
+    const prev = (
+      await spawnPlugin(plugin, env("ADD", "rss2", containers[1] ?? containers[0]!), JSON.stringify(config))
+    ).stdout;
     const rss = [
       addRss,
-      await rssOf(plugin, env("CHECK", "rss2", containers[1] ?? containers[0]!), JSON.stringify({ ...config, prevResult: JSON.parse(prev) })),
+      await rssOf(
+        plugin,
+        env("CHECK", "rss2", containers[1] ?? containers[0]!),
+        JSON.stringify({ ...config, prevResult: JSON.parse(prev) }),
+      ),
       await rssOf(plugin, env("DEL", "rss", containers[0]!), JSON.stringify(config)),
       await rssOf(plugin, env("DEL", "rss2", containers[1] ?? containers[0]!), JSON.stringify(config)),
     ];
@@ -131,7 +157,9 @@ async function inner(): Promise<void> {
     // 10 parallel ADDs: wall time for all of them, then their DELs.
     const par = containers.slice(0, PARALLEL);
     const t0 = performance.now();
-    const adds = await Promise.all(par.map((ns, i) => spawnPlugin(plugin, env("ADD", `p${i}`, ns), JSON.stringify(config))));
+    const adds = await Promise.all(
+      par.map((ns, i) => spawnPlugin(plugin, env("ADD", `p${i}`, ns), JSON.stringify(config))),
+    );
     const wall = performance.now() - t0;
     if (adds.some((a) => a.code !== 0)) throw new Error(`${plugin} parallel ADD failed`);
     const distinct = new Set(adds.map((a) => JSON.parse(a.stdout).ips[0].address)).size;
@@ -157,10 +185,17 @@ async function inner(): Promise<void> {
   report.peakRssKiB = peakRss;
   report.binaryBytes = size;
 
-  console.log(`${REFERENCE ? "reference plugins in /usr/lib/cni" : "tscni"} (${BIN}), load average ${(await import("node:os")).loadavg().map((l) => l.toFixed(2)).join(" ")}\n`);
+  console.log(
+    `${REFERENCE ? "reference plugins in /usr/lib/cni" : "tscni"} (${BIN}), load average ${(await import("node:os"))
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}\n`,
+  );
   console.log("| measurement | runs | median ms | p95 ms |\n|---|---|---|---|");
   console.log(rows.join("\n"));
-  console.log(`\npeak RSS of any plugin process: ${(peakRss / 1024).toFixed(1)} MiB (${measuredByTime ? "GNU time" : "rusage of the spawn, an upper bound"})`);
+  console.log(
+    `\npeak RSS of any plugin process: ${(peakRss / 1024).toFixed(1)} MiB (${measuredByTime ? "GNU time" : "rusage of the spawn, an upper bound"})`,
+  );
   for (const plugin of ["bridge", "ptp"]) {
     const kib = report[`${plugin}.ADD.rssKiB`];
     if (typeof kib === "number") console.log(`peak RSS of one ${plugin} ADD: ${(kib / 1024).toFixed(1)} MiB`);
@@ -180,7 +215,11 @@ async function outer(): Promise<void> {
     process.exit(1);
   }
   if (!existsSync(join(BIN, "bridge"))) {
-    const b = Bun.spawnSync([process.execPath, "run", "scripts/build.ts"], { cwd: new URL("..", import.meta.url).pathname, stdout: "inherit", stderr: "inherit" });
+    const b = Bun.spawnSync([process.execPath, "run", "scripts/build.ts"], {
+      cwd: new URL("..", import.meta.url).pathname,
+      stdout: "inherit",
+      stderr: "inherit",
+    });
     if (b.exitCode !== 0) process.exit(1);
   }
   const { runInsideThrowawayHost } = await import("./lib/netns.ts");
@@ -189,20 +228,36 @@ async function outer(): Promise<void> {
   // Ours against the reference in one interleaved run, with Bun's start floor (scripts/bench-exec.ts).
   if (process.env.BENCH_EXEC !== "0" && !REFERENCE && existsSync("/usr/lib/cni/bridge")) {
     console.log("\nper-exec, interleaved with the reference (scripts/bench-exec.ts):");
-    Bun.spawnSync([process.execPath, "run", new URL("./bench-exec.ts", import.meta.url).pathname, "ref", BIN], { stdout: "inherit", stderr: "inherit" });
+    Bun.spawnSync([process.execPath, "run", new URL("./bench-exec.ts", import.meta.url).pathname, "ref", BIN], {
+      stdout: "inherit",
+      stderr: "inherit",
+    });
   }
-  if (process.env.BENCH_IPAM !== "0" && !REFERENCE && existsSync(new URL("./bench-ipam.ts", import.meta.url).pathname)) {
+  if (
+    process.env.BENCH_IPAM !== "0" &&
+    !REFERENCE &&
+    existsSync(new URL("./bench-ipam.ts", import.meta.url).pathname)
+  ) {
     console.log("\nhost-local allocation (scripts/bench-ipam.ts):");
-    Bun.spawnSync([process.execPath, "run", new URL("./bench-ipam.ts", import.meta.url).pathname], { stdout: "inherit", stderr: "inherit" });
+    Bun.spawnSync([process.execPath, "run", new URL("./bench-ipam.ts", import.meta.url).pathname], {
+      stdout: "inherit",
+      stderr: "inherit",
+    });
   }
   if (process.env.BENCH_MASQ !== "0" && !REFERENCE && existsSync("/usr/lib/cni/bridge")) {
     console.log("\nbridge with ipMasq against the reference (scripts/bench-masq.ts):");
-    Bun.spawnSync([process.execPath, "run", new URL("./bench-masq.ts", import.meta.url).pathname], { stdout: "inherit", stderr: "inherit" });
+    Bun.spawnSync([process.execPath, "run", new URL("./bench-masq.ts", import.meta.url).pathname], {
+      stdout: "inherit",
+      stderr: "inherit",
+    });
   }
   // The chain bridge + portmap against the reference's, and portmap's ADD as the nat table grows.
   if (process.env.BENCH_PORTMAP !== "0" && !REFERENCE && existsSync("/usr/lib/cni/portmap")) {
     console.log("\nbridge + portmap against the reference (scripts/bench-portmap.ts):");
-    Bun.spawnSync([process.execPath, "run", new URL("./bench-portmap.ts", import.meta.url).pathname], { stdout: "inherit", stderr: "inherit" });
+    Bun.spawnSync([process.execPath, "run", new URL("./bench-portmap.ts", import.meta.url).pathname], {
+      stdout: "inherit",
+      stderr: "inherit",
+    });
   }
 }
 

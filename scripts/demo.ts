@@ -82,7 +82,10 @@ try {
   console.log(`config ${join(confDir, "10-demo.conflist")}:\n${JSON.stringify(conf)}`);
   const env = { NETCONFPATH: confDir, CNI_PATH: bin, CNI_CACHE_DIR: join(work, "cache") };
   // The first container maps host port 8080 to its port 80 (the portMappings capability).
-  const capArgs = (i: number): Record<string, string> => (i === 0 ? { CAP_ARGS: JSON.stringify({ portMappings: [{ hostPort: 8080, containerPort: 80, protocol: "tcp" }] }) } : {});
+  const capArgs = (i: number): Record<string, string> =>
+    i === 0
+      ? { CAP_ARGS: JSON.stringify({ portMappings: [{ hostPort: 8080, containerPort: 80, protocol: "tcp" }] }) }
+      : {};
 
   const plan = await inNetns(host, [cni, "plan", "demo", NetnsSet.path(containers[0]!)], { env });
   console.log(`\ncni plan demo ${NetnsSet.path(containers[0]!)} (what ADD would do):\n${plan.stdout || plan.stderr}`);
@@ -99,7 +102,9 @@ try {
     console.log(`cni add demo ${c}: ${ip} (${ms} ms, including the cni runtime, bridge and portmap)`);
   }
   const ping = await inNetns(containers[0]!, ["ping", "-c", "2", "-W", "1", addresses[1]!]);
-  console.log(`\nping from ${containers[0]} to ${addresses[1]}:\n${(ping.stdout + ping.stderr).trim() || `(no output, exit ${ping.code})`}`);
+  console.log(
+    `\nping from ${containers[0]} to ${addresses[1]}:\n${(ping.stdout + ping.stderr).trim() || `(no output, exit ${ping.code})`}`,
+  );
   if (ping.code !== 0) failed = true;
 
   if (!(await showMappedPort(host, containers[0]!))) failed = true;
@@ -109,7 +114,9 @@ try {
     console.log(`cni del demo ${c}: ${del.code === 0 ? "ok" : `failed: ${del.stdout}${del.stderr}`}`);
     if (del.code !== 0) failed = true;
   }
-  const dn = (await inNetns(host, ["iptables-save", "-t", "nat"])).stdout.split("\n").filter((l) => l.includes("CNI-DN-"));
+  const dn = (await inNetns(host, ["iptables-save", "-t", "nat"])).stdout
+    .split("\n")
+    .filter((l) => l.includes("CNI-DN-"));
   console.log(`portmap rules of the containers left after DEL: ${dn.length === 0 ? "none" : dn.join("\n")}`);
   if (dn.length > 0) failed = true;
   const left = await inNetns(containers[0]!, ["ip", "-o", "link"]);
@@ -131,13 +138,23 @@ process.exit(failed ? 1 : 0);
 async function showMappedPort(host: string, container: string): Promise<boolean> {
   const greeting = `hello from ${container} port 80`;
   const script = `Bun.listen({ hostname: "0.0.0.0", port: 80, socket: { open(s) { s.write(${JSON.stringify(greeting)}); s.end(); }, data() {} } }); console.log("up");`;
-  const server = Bun.spawn(["ip", "netns", "exec", container, process.execPath, "-e", script], { stdout: "pipe", stderr: "inherit" });
+  const server = Bun.spawn(["ip", "netns", "exec", container, process.execPath, "-e", script], {
+    stdout: "pipe",
+    stderr: "inherit",
+  });
   try {
     await (server.stdout as ReadableStream<Uint8Array>).getReader().read();
     const rules = await inNetns(host, ["iptables-save", "-t", "nat"]);
-    console.log(`\nportmap's rules in the host namespace (iptables-save -t nat):\n${rules.stdout.split("\n").filter((l) => l.includes("CNI-")).join("\n")}`);
+    console.log(
+      `\nportmap's rules in the host namespace (iptables-save -t nat):\n${rules.stdout
+        .split("\n")
+        .filter((l) => l.includes("CNI-"))
+        .join("\n")}`,
+    );
     const get = await inNetns(host, ["timeout", "5", "bash", "-c", "exec 3<>/dev/tcp/198.18.0.1/8080; cat <&3"]);
-    console.log(`\nTCP connect from the host namespace to 198.18.0.1:8080 -> ${JSON.stringify(get.stdout.trim() || get.stderr.trim())}`);
+    console.log(
+      `\nTCP connect from the host namespace to 198.18.0.1:8080 -> ${JSON.stringify(get.stdout.trim() || get.stderr.trim())}`,
+    );
     return get.stdout.includes(greeting);
   } finally {
     server.kill();

@@ -1,14 +1,14 @@
 /**
- * The formatter (Biome, biome.json) in check mode. It covers the files biome.json's
- * `files.includes` lists; the rest of the tree joins when it is reformatted in one commit
- * (`biome format --write` after widening the list), so that no parallel branch conflicts.
+ * The formatter (Biome, biome.json) in check mode over every TypeScript file of the tree
+ * (issue 10). Biome, not Prettier: one native binary, about 0.5 s for the whole tree, and
+ * nothing of it loads on the plugin path.
  */
 import { expect, test } from "bun:test";
 import { join } from "node:path";
 
 const root = new URL("..", import.meta.url).pathname;
 
-test("the files biome.json lists are formatted (node_modules/.bin/biome format --write fixes them)", () => {
+test("every TypeScript file is formatted (node_modules/.bin/biome format --write fixes them)", () => {
   const r = Bun.spawnSync([join(root, "node_modules/.bin/biome"), "format", "--colors=off"], {
     cwd: root,
     stdout: "pipe",

@@ -22,7 +22,7 @@ test("the repository's packages import only downwards and have no cycles", () =>
 test("the layering check reports spec importing another package of ours", () => {
   const dir = fakeRepo({
     "packages/spec/src/a.ts": 'import { x } from "@tscni/config";\n',
-    "packages/config/src/b.ts": 'export const x = 1;\n',
+    "packages/config/src/b.ts": "export const x = 1;\n",
   });
   try {
     expect(checkLayering(dir).join("\n")).toContain("spec must not import @tscni/config");
@@ -61,7 +61,8 @@ test("the layering check holds the end-to-end suite to the protocol and keeps co
     "packages/spec/src/a.ts": "export const a = 1;\n",
     "packages/kernel/src/b.ts": "export const b = 1;\n",
     "scripts/e2e/x.test.ts": 'import { b } from "@tscni/kernel";\nimport { h } from "../lib/h.ts";\n',
-    "scripts/compat/y.test.ts": 'import { a } from "../../packages/spec/src/a.ts";\nimport { b } from "@tscni/kernel";\n',
+    "scripts/compat/y.test.ts":
+      'import { a } from "../../packages/spec/src/a.ts";\nimport { b } from "@tscni/kernel";\n',
     "scripts/lib/h.ts": "export const h = 1;\n",
   });
   try {

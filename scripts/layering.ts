@@ -19,7 +19,20 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   fuzz: ["spec", "config"],
   plugins: ["spec", "skel", "kernel", "ipam", "invoke", "firewall"],
   server: ["spec", "config", "invoke", "runtime"],
-  cli: ["spec", "config", "invoke", "runtime", "skel", "kernel", "firewall", "ipam", "plugins", "server", "conformance", "fuzz"],
+  cli: [
+    "spec",
+    "config",
+    "invoke",
+    "runtime",
+    "skel",
+    "kernel",
+    "firewall",
+    "ipam",
+    "plugins",
+    "server",
+    "conformance",
+    "fuzz",
+  ],
   sim: ["spec", "config", "invoke", "runtime", "skel", "kernel", "firewall", "ipam", "plugins"],
   conformance: ["spec"],
   // The suites under scripts/ (issue 10): end-to-end drives the binary through the protocol
@@ -27,7 +40,20 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   // that iptables-save prints back exactly what was planned); compatibility may use any
   // package to compare with the reference.
   e2e: ["spec", "firewall"],
-  compat: ["spec", "config", "invoke", "runtime", "skel", "kernel", "firewall", "ipam", "plugins", "server", "cli", "conformance"],
+  compat: [
+    "spec",
+    "config",
+    "invoke",
+    "runtime",
+    "skel",
+    "kernel",
+    "firewall",
+    "ipam",
+    "plugins",
+    "server",
+    "cli",
+    "conformance",
+  ],
 };
 
 /** Units that live under scripts/: they may share scripts/ helpers by relative path. */
@@ -40,7 +66,8 @@ function units(root: string): Map<string, string> {
   for (const name of readdirSync(pk)) {
     if (statSync(join(pk, name)).isDirectory()) out.set(name, join(pk, name));
   }
-  for (const [name, rel] of Object.entries(SCRIPT_UNITS)) if (statSync(join(root, rel), { throwIfNoEntry: false })?.isDirectory()) out.set(name, join(root, rel));
+  for (const [name, rel] of Object.entries(SCRIPT_UNITS))
+    if (statSync(join(root, rel), { throwIfNoEntry: false })?.isDirectory()) out.set(name, join(root, rel));
   for (const top of ["sim", "conformance"]) {
     try {
       if (statSync(join(root, top)).isDirectory()) out.set(top, join(root, top));
@@ -62,7 +89,8 @@ function tsFiles(dir: string): string[] {
   return out;
 }
 
-const IMPORT_RE = /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|^import\s*["']([^"']+)["']/gm;
+const IMPORT_RE =
+  /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|^import\s*["']([^"']+)["']/gm;
 
 /** Every problem found: disallowed imports, cross-package relative imports, cycles. */
 export function checkLayering(root: string): string[] {
@@ -141,11 +169,14 @@ export function checkTestingConvention(root: string): string[] {
       const where = relative(root, file);
       const inPackage = relative(dir, file);
       const testSide = file.endsWith(".test.ts") || TEST_SIDE.test(inPackage);
-      if (!TEST_SIDE.test(inPackage) && HELPER_NAME.test(inPackage)) problems.push(`${where}: a test helper outside a testing/ folder`);
+      if (!TEST_SIDE.test(inPackage) && HELPER_NAME.test(inPackage))
+        problems.push(`${where}: a test helper outside a testing/ folder`);
       if (testSide) continue;
       for (const m of readFileSync(file, "utf8").matchAll(IMPORT_RE)) {
         const spec = m[1] ?? m[2] ?? m[3] ?? "";
-        const helper = /^@tscni\/[^/]+\/testing$/.test(spec) || (spec.startsWith(".") && /(^|\/)testing\//.test(relative(dir, resolve(file, "..", spec))));
+        const helper =
+          /^@tscni\/[^/]+\/testing$/.test(spec) ||
+          (spec.startsWith(".") && /(^|\/)testing\//.test(relative(dir, resolve(file, "..", spec))));
         if (helper) problems.push(`${where}: production code imports the test helper ${spec}`);
       }
     }

@@ -18,7 +18,15 @@ const BIN = process.env.BENCH_BIN ?? join(ROOT, "dist/bin");
 const OUT = join(ROOT, "scripts/bytecode-order");
 
 /** The profiles, most common call first: build.ts passes them in this order. */
-export const PROFILES = ["bridge-add", "bridge-del", "bridge-check", "ptp-add", "ptp-del", "ptp-check", "version"] as const;
+export const PROFILES = [
+  "bridge-add",
+  "bridge-del",
+  "bridge-check",
+  "ptp-add",
+  "ptp-del",
+  "ptp-check",
+  "version",
+] as const;
 
 async function inner(): Promise<void> {
   const [netns] = (process.env.BENCH_NETNS ?? "").split(",");
@@ -36,9 +44,15 @@ async function inner(): Promise<void> {
       CNI_PATH: BIN,
       BUN_BYTECODE_ORDER_OUT: join(raw, `${profile}.order`),
     };
-    const proc = Bun.spawn([join(BIN, plugin)], { env, stdin: new TextEncoder().encode(JSON.stringify(stdin)), stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn([join(BIN, plugin)], {
+      env,
+      stdin: new TextEncoder().encode(JSON.stringify(stdin)),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const out = await new Response(proc.stdout).text();
-    if ((await proc.exited) !== 0) throw new Error(`${plugin} ${command}: ${out}${await new Response(proc.stderr).text()}`);
+    if ((await proc.exited) !== 0)
+      throw new Error(`${plugin} ${command}: ${out}${await new Response(proc.stderr).text()}`);
     return out;
   };
   for (const [n, plugin] of ["bridge", "ptp"].entries()) {

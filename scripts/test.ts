@@ -7,7 +7,11 @@
  */
 const root = new URL("..", import.meta.url).pathname;
 
-const build = Bun.spawnSync([process.execPath, "run", "scripts/build.ts"], { cwd: root, stdout: "inherit", stderr: "inherit" });
+const build = Bun.spawnSync([process.execPath, "run", "scripts/build.ts"], {
+  cwd: root,
+  stdout: "inherit",
+  stderr: "inherit",
+});
 if (build.exitCode !== 0) {
   console.log("0 passed, 1 failed, 0 skipped");
   process.exit(1);
@@ -47,14 +51,23 @@ const code = await proc.exited;
 function netnsNames(): string[] {
   try {
     const r = Bun.spawnSync(["ip", "netns", "list"], { stdout: "pipe", stderr: "ignore" });
-    return r.exitCode === 0 ? r.stdout.toString().split("\n").map((l) => l.split(" ")[0] ?? "").filter((n) => n.startsWith("tscni-")) : [];
+    return r.exitCode === 0
+      ? r.stdout
+          .toString()
+          .split("\n")
+          .map((l) => l.split(" ")[0] ?? "")
+          .filter((n) => n.startsWith("tscni-"))
+      : [];
   } catch {
     return []; // no iproute2 here: no namespaces either
   }
 }
 const leaked = netnsNames().filter((n) => !before.has(n));
 for (const n of leaked) Bun.spawnSync(["ip", "netns", "del", n]);
-if (leaked.length > 0) console.error(`warning: the tests left ${leaked.length} network namespaces behind (deleted now): ${leaked.join(" ")}`);
+if (leaked.length > 0)
+  console.error(
+    `warning: the tests left ${leaked.length} network namespaces behind (deleted now): ${leaked.join(" ")}`,
+  );
 
 const count = (word: string): number => {
   const matches = [...tail.matchAll(new RegExp(`^\\s*(\\d+) ${word}$`, "gm"))];
@@ -66,6 +79,9 @@ const skipped = count("skip") + count("todo");
 if (code !== 0 && failed === 0) failed = 1; // a crash or an error outside any test
 // CI must not pass by skipping: a skip there is a failure, said loudly.
 const skipsFail = process.env.CI === "true" && skipped > 0;
-if (skipsFail) console.error(`error: ${skipped} tests skipped under CI=true; CI must run every test (see the "skipping" lines above)`);
+if (skipsFail)
+  console.error(
+    `error: ${skipped} tests skipped under CI=true; CI must run every test (see the "skipping" lines above)`,
+  );
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(code === 0 && failed === 0 && !skipsFail ? 0 : 1);

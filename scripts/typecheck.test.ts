@@ -9,7 +9,10 @@ import { join } from "node:path";
 const root = new URL("..", import.meta.url).pathname;
 
 test("tsc --noEmit reports no errors", () => {
-  const tsc = Bun.spawnSync([join(root, "node_modules/.bin/tsc"), "--noEmit", "-p", root], { stdout: "pipe", stderr: "pipe" });
+  const tsc = Bun.spawnSync([join(root, "node_modules/.bin/tsc"), "--noEmit", "-p", root], {
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   expect(tsc.stdout.toString() + tsc.stderr.toString()).toBe("");
   expect(tsc.exitCode).toBe(0);
 }, 180_000);
@@ -31,9 +34,12 @@ test("no source file types anything as any", () => {
         .split("\n")
         .forEach((line, i) => {
           // Strip string literals first (an error message may say "any"), then comments.
-          const code = line.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`/g, '""').replace(/\/\/.*$/, "");
+          const code = line
+            .replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`/g, '""')
+            .replace(/\/\/.*$/, "");
           if (/^\s*\*/.test(code)) return;
-          if (/(:\s*any\b|\bas any\b|<any>|\bany\[\])/.test(code)) offenders.push(`${file.slice(root.length)}:${i + 1}`);
+          if (/(:\s*any\b|\bas any\b|<any>|\bany\[\])/.test(code))
+            offenders.push(`${file.slice(root.length)}:${i + 1}`);
         });
     }
   }

@@ -52,13 +52,19 @@ const ipOf = (cidr: string): string => cidr.split("/")[0] ?? cidr;
  * and forwarding. Per-container host veths stay in, enslaved to the bridge or not.
  */
 export function hostWithoutShared(s: NamespaceSnapshot, shared: readonly string[]): unknown {
-  const sharedNames = new Set(s.links.filter((l) => shared.some((name) => l.name === name || l.name.startsWith(`${name}.`))).map((l) => l.name));
+  const sharedNames = new Set(
+    s.links.filter((l) => shared.some((name) => l.name === name || l.name.startsWith(`${name}.`))).map((l) => l.name),
+  );
   // The gateway veth's peer: both ends in the host, each naming the other's index.
   const gateways = s.links.filter((l) => sharedNames.has(l.name) && l.kind === "veth");
-  for (const l of s.links) if (gateways.some((g) => g.peerIndex === l.index && l.peerIndex === g.index)) sharedNames.add(l.name);
+  for (const l of s.links)
+    if (gateways.some((g) => g.peerIndex === l.index && l.peerIndex === g.index)) sharedNames.add(l.name);
   const isShared = (dev: string | undefined): boolean => dev !== undefined && sharedNames.has(dev);
   const sysctls = Object.entries(s.sysctls).filter(
-    ([k]) => ![...sharedNames].some((name) => k.includes(`.${name.replaceAll(".", "/")}.`)) && !k.endsWith("forwarding") && k !== "net.ipv4.ip_forward",
+    ([k]) =>
+      ![...sharedNames].some((name) => k.includes(`.${name.replaceAll(".", "/")}.`)) &&
+      !k.endsWith("forwarding") &&
+      k !== "net.ipv4.ip_forward",
   );
   return {
     links: s.links.filter((l) => !isShared(l.name)),
@@ -78,7 +84,11 @@ function expectReachable(model: Model, real: Real): void {
     for (const [j, addrs] of model) {
       if (i === j) continue;
       for (const cidr of addrs) {
-        expect({ from: i, to: ipOf(cidr), ok: canReach(real.h.kernel, nsOf(i), ipOf(cidr)) }).toEqual({ from: i, to: ipOf(cidr), ok: true });
+        expect({ from: i, to: ipOf(cidr), ok: canReach(real.h.kernel, nsOf(i), ipOf(cidr)) }).toEqual({
+          from: i,
+          to: ipOf(cidr),
+          ok: true,
+        });
       }
     }
   }
@@ -102,7 +112,11 @@ class Add implements fc.AsyncCommand<Model, Real> {
   check = (): boolean => true;
   async run(model: Model, real: Real): Promise<void> {
     const before = { host: real.h.kernel.snapshot(HOST), reserved: real.h.reserved(String(real.net.config.name)) };
-    const run = await real.h.run(real.net.plugin, "ADD", { config: real.net.config, containerID: cid(this.i), netns: nsOf(this.i) });
+    const run = await real.h.run(real.net.plugin, "ADD", {
+      config: real.net.config,
+      containerID: cid(this.i),
+      netns: nsOf(this.i),
+    });
     if (model.has(this.i)) {
       // ADD-4: the interface exists, so ADD fails and changes nothing.
       expect(run.code).toBe(1);
@@ -118,14 +132,24 @@ class Add implements fc.AsyncCommand<Model, Real> {
 }
 
 class FailingAdd implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly i: number, readonly k: number) {}
+  constructor(
+    readonly i: number,
+    readonly k: number,
+  ) {}
   check = (model: Readonly<Model>): boolean => !model.has(this.i);
   async run(model: Model, real: Real): Promise<void> {
     const shared = real.net.shared;
-    const before = { host: hostWithoutShared(real.h.kernel.snapshot(HOST), shared), reserved: real.h.reserved(String(real.net.config.name)) };
+    const before = {
+      host: hostWithoutShared(real.h.kernel.snapshot(HOST), shared),
+      reserved: real.h.reserved(String(real.net.config.name)),
+    };
     const target = real.h.kernel.opCount + this.k;
     real.h.kernel.failAt((_op, index) => index === target);
-    const run = await real.h.run(real.net.plugin, "ADD", { config: real.net.config, containerID: cid(this.i), netns: nsOf(this.i) });
+    const run = await real.h.run(real.net.plugin, "ADD", {
+      config: real.net.config,
+      containerID: cid(this.i),
+      netns: nsOf(this.i),
+    });
     real.h.kernel.clearFailures();
     if (run.code === 0) {
       // The ADD had fewer than k operations: it is an ordinary ADD.
@@ -144,7 +168,11 @@ class Check implements fc.AsyncCommand<Model, Real> {
   check = (model: Readonly<Model>): boolean => model.has(this.i);
   async run(_model: Model, real: Real): Promise<void> {
     if (!versionAtLeast(real.net.version, "0.4.0")) return;
-    const run = await real.h.run(real.net.plugin, "CHECK", { config: { ...real.net.config, ...prev(real, this.i) }, containerID: cid(this.i), netns: nsOf(this.i) });
+    const run = await real.h.run(real.net.plugin, "CHECK", {
+      config: { ...real.net.config, ...prev(real, this.i) },
+      containerID: cid(this.i),
+      netns: nsOf(this.i),
+    });
     expect(run.json?.msg).toBeUndefined();
     expect(run.code).toBe(0);
   }
@@ -155,7 +183,11 @@ class Del implements fc.AsyncCommand<Model, Real> {
   constructor(readonly i: number) {}
   check = (): boolean => true;
   async run(model: Model, real: Real): Promise<void> {
-    const run = await real.h.run(real.net.plugin, "DEL", { config: { ...real.net.config, ...prev(real, this.i) }, containerID: cid(this.i), netns: nsOf(this.i) });
+    const run = await real.h.run(real.net.plugin, "DEL", {
+      config: { ...real.net.config, ...prev(real, this.i) },
+      containerID: cid(this.i),
+      netns: nsOf(this.i),
+    });
     expect(run.json?.msg).toBeUndefined();
     expectDetached(real, this.i);
     const gone = model.get(this.i) ?? [];
@@ -175,13 +207,22 @@ export const CONTAINERS = 4;
 export function commands(): fc.Arbitrary<Iterable<fc.AsyncCommand<Model, Real>>> {
   const i = fc.integer({ min: 0, max: CONTAINERS - 1 });
   return fc.commands(
-    [i.map((n) => new Add(n)), i.map((n) => new Check(n)), i.map((n) => new Del(n)), fc.tuple(i, fc.nat({ max: 40 })).map(([n, k]) => new FailingAdd(n, k))],
+    [
+      i.map((n) => new Add(n)),
+      i.map((n) => new Check(n)),
+      i.map((n) => new Del(n)),
+      fc.tuple(i, fc.nat({ max: 40 })).map(([n, k]) => new FailingAdd(n, k)),
+    ],
     { maxCommands: 24 },
   );
 }
 
 /** Runs one sequence of commands on a fresh machine, then deletes everything and checks the baseline. */
-export async function runModel(net: NetworkUnderTest, seed: number, cmds: Iterable<fc.AsyncCommand<Model, Real>>): Promise<void> {
+export async function runModel(
+  net: NetworkUnderTest,
+  seed: number,
+  cmds: Iterable<fc.AsyncCommand<Model, Real>>,
+): Promise<void> {
   const h = new PluginHarness({ seed });
   for (let i = 0; i < CONTAINERS; i++) h.kernel.addNetns(nsOf(i));
   const real: Real = { h, net, results: new Map(), baseline: h.kernel.snapshot(HOST) };

@@ -20,10 +20,19 @@ import { ifbName, planBandwidthAdd } from "@tscni/plugins/bandwidth";
 import { firstMissing, missingRoot, missingTools, skipUnless } from "@tscni/spec/testing";
 import { FakeKernel } from "@tscni/kernel/fake";
 
-const skip = skipUnless("the traffic-control fake-vs-Linux differential test", firstMissing(missingRoot(), missingTools(["ip", "tc"])));
+const skip = skipUnless(
+  "the traffic-control fake-vs-Linux differential test",
+  firstMissing(missingRoot(), missingTools(["ip", "tc"])),
+);
 
 const IFB = ifbName("tcdiff", "c1");
-const limit = fc.option(fc.record({ rate: fc.integer({ min: 80_000, max: 4_000_000_000 }), burst: fc.integer({ min: 80_000, max: 8_000_000 }) }), { nil: undefined });
+const limit = fc.option(
+  fc.record({
+    rate: fc.integer({ min: 80_000, max: 4_000_000_000 }),
+    burst: fc.integer({ min: 80_000, max: 8_000_000 }),
+  }),
+  { nil: undefined },
+);
 /** What may follow the plan: tamper with or tear down what it made, or repeat a step. */
 const extra: fc.Arbitrary<KernelOp> = fc.oneof(
   fc.constantFrom<KernelOp>(
@@ -34,9 +43,23 @@ const extra: fc.Arbitrary<KernelOp> = fc.oneof(
     { op: "qdisc.add", ns: HOST, dev: "veth0", kind: "ingress", handle: 0xffff0000, parent: TC_H_INGRESS },
     { op: "ifb.add", ns: HOST, name: IFB, mtu: 1400, txqlen: 0, up: true },
   ),
-  fc.record({ rate: fc.integer({ min: 1000, max: 100_000_000 }), limit: fc.integer({ min: 1000, max: 1_000_000 }), buffer: fc.integer({ min: 1000, max: 1_000_000 }) }).map(
-    (tbf): KernelOp => ({ op: "qdisc.add", ns: HOST, dev: "veth0", kind: "tbf", handle: 0x10000, parent: TC_H_ROOT, tbf }),
-  ),
+  fc
+    .record({
+      rate: fc.integer({ min: 1000, max: 100_000_000 }),
+      limit: fc.integer({ min: 1000, max: 1_000_000 }),
+      buffer: fc.integer({ min: 1000, max: 1_000_000 }),
+    })
+    .map(
+      (tbf): KernelOp => ({
+        op: "qdisc.add",
+        ns: HOST,
+        dev: "veth0",
+        kind: "tbf",
+        handle: 0x10000,
+        parent: TC_H_ROOT,
+        tbf,
+      }),
+    ),
 );
 
 type Seen = { error?: string; qdiscs: Record<string, QdiscInfo[]>; links: string[] };
@@ -62,7 +85,9 @@ function nearBuffers(tc: Seen, want: Seen): Seen {
       dev,
       qs.map((q, i) => {
         const w = want.qdiscs[dev]?.[i]?.tbf;
-        return q.tbf && w && Math.abs(q.tbf.buffer - w.buffer) <= w.buffer / 100 ? { ...q, tbf: { ...q.tbf, buffer: w.buffer } } : q;
+        return q.tbf && w && Math.abs(q.tbf.buffer - w.buffer) <= w.buffer / 100
+          ? { ...q, tbf: { ...q.tbf, buffer: w.buffer } }
+          : q;
       }),
     ]),
   );
@@ -73,7 +98,12 @@ describe.skipIf(skip)("traffic-control ops on the fake kernel and on Linux", () 
   test("bandwidth plans, tampering and teardown fail alike and leave the same qdiscs and links", async () => {
     await fc.assert(
       fc.asyncProperty(limit, limit, fc.array(extra, { maxLength: 4 }), async (ingress, egress, more) => {
-        const bw = { ingressRate: ingress?.rate ?? 0, ingressBurst: ingress?.burst ?? 0, egressRate: egress?.rate ?? 0, egressBurst: egress?.burst ?? 0 };
+        const bw = {
+          ingressRate: ingress?.rate ?? 0,
+          ingressBurst: ingress?.burst ?? 0,
+          egressRate: egress?.rate ?? 0,
+          egressBurst: egress?.burst ?? 0,
+        };
         const setup: KernelOp[] = [
           { op: "veth.add", ns: HOST, name: "veth0", mtu: 1400, peer: { name: "veth1", ns: HOST } },
           { op: "link.set", ns: HOST, name: "veth0", up: true },
@@ -85,7 +115,8 @@ describe.skipIf(skip)("traffic-control ops on the fake kernel and on Linux", () 
         for (const driver of ["netlink", "iproute2"] as const) {
           const ns = createThrowawayNetns("tcdiff");
           try {
-            const k = driver === "netlink" ? createNetlinkKernel({ host: ns.path }) : createLinuxKernel({ host: ns.path });
+            const k =
+              driver === "netlink" ? createNetlinkKernel({ host: ns.path }) : createLinuxKernel({ host: ns.path });
             await k.apply(setup);
             const got = await observe(k, batch);
             expect({ driver, ...(driver === "iproute2" ? nearBuffers(got, want) : got) }).toEqual({ driver, ...want });

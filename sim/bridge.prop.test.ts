@@ -25,12 +25,27 @@ function network(version: string): fc.Arbitrary<NetworkUnderTest> {
       plugin: "bridge" as const,
       version,
       shared: ["cni0"],
-      config: { cniVersion: version, name: "brnet", type: "bridge", bridge: "cni0", isGateway: true, isDefaultGateway, mtu, hairpinMode, ipam: { type: "host-local", ranges: RANGES[family] } },
+      config: {
+        cniVersion: version,
+        name: "brnet",
+        type: "bridge",
+        bridge: "cni0",
+        isGateway: true,
+        isDefaultGateway,
+        mtu,
+        hairpinMode,
+        ipam: { type: "host-local", ranges: RANGES[family] },
+      },
     }));
 }
 
 describe("bridge model", () => {
   test.each([...VERSIONS])("random ADD, CHECK, DEL and failing ADDs keep the invariants at %s", async (version) => {
-    await fc.assert(fc.asyncProperty(network(version), fc.integer({ min: 1, max: 1 << 30 }), commands(), (net, seed, cmds) => runModel(net, seed, cmds)), { numRuns: 40 });
+    await fc.assert(
+      fc.asyncProperty(network(version), fc.integer({ min: 1, max: 1 << 30 }), commands(), (net, seed, cmds) =>
+        runModel(net, seed, cmds),
+      ),
+      { numRuns: 40 },
+    );
   });
 });

@@ -31,7 +31,11 @@ function machine(seed = 7): PluginHarness {
 }
 
 const linkIn = (h: PluginHarness, ns: string, name: string) => h.kernel.snapshot(ns).links.find((l) => l.name === name);
-const addrsOf = (h: PluginHarness, ns: string, dev: string) => h.kernel.snapshot(ns).addresses.filter((a) => a.dev === dev).map((a) => a.cidr);
+const addrsOf = (h: PluginHarness, ns: string, dev: string) =>
+  h.kernel
+    .snapshot(ns)
+    .addresses.filter((a) => a.dev === dev)
+    .map((a) => a.cidr);
 
 describe.each([...VERSIONS])("bridge at %s", (version) => {
   test("ADD attaches a dual-stack veth to the bridge and prints the result in the config's version", async () => {
@@ -83,33 +87,46 @@ describe.each([...VERSIONS])("bridge at %s", (version) => {
   });
 
   // Not a skip: the case does not exist at this version, so it is not registered.
-  if (versionAtLeast(version, "0.4.0")) test("CHECK passes after ADD and fails once an address is gone (CHK-3)", async () => {
-    const h = machine();
-    const add = await h.run("bridge", "ADD", { config: net(version), containerID: "ctr1", netns: NS1 });
-    const check = () => h.run("bridge", "CHECK", { config: net(version, { prevResult: add.json }), containerID: "ctr1", netns: NS1 });
-    expect((await check()).code).toBe(0);
-    await h.kernel.apply([{ op: "addr.del", ns: NS1, dev: "eth0", cidr: "198.18.0.2/24" }]);
-    const failed = await check();
-    expect(failed.code).toBe(1);
-    expect(failed.json?.msg).toBe("Failed to match addr 198.18.0.2/24 on interface eth0");
-  });
+  if (versionAtLeast(version, "0.4.0"))
+    test("CHECK passes after ADD and fails once an address is gone (CHK-3)", async () => {
+      const h = machine();
+      const add = await h.run("bridge", "ADD", { config: net(version), containerID: "ctr1", netns: NS1 });
+      const check = () =>
+        h.run("bridge", "CHECK", { config: net(version, { prevResult: add.json }), containerID: "ctr1", netns: NS1 });
+      expect((await check()).code).toBe(0);
+      await h.kernel.apply([{ op: "addr.del", ns: NS1, dev: "eth0", cidr: "198.18.0.2/24" }]);
+      const failed = await check();
+      expect(failed.code).toBe(1);
+      expect(failed.json?.msg).toBe("Failed to match addr 198.18.0.2/24 on interface eth0");
+    });
 });
 
 describe("bridge CHECK", () => {
   test("fails without a prevResult, and when the host veth is gone", async () => {
     const h = machine();
     const add = await h.run("bridge", "ADD", { config: net("1.0.0"), containerID: "ctr1", netns: NS1 });
-    expect((await h.run("bridge", "CHECK", { config: net("1.0.0"), containerID: "ctr1", netns: NS1 })).json?.msg).toBe("Required prevResult missing");
+    expect((await h.run("bridge", "CHECK", { config: net("1.0.0"), containerID: "ctr1", netns: NS1 })).json?.msg).toBe(
+      "Required prevResult missing",
+    );
     await h.kernel.apply([{ op: "link.set", ns: HOST, name: "cni0", promisc: true }]);
-    const promisc = await h.run("bridge", "CHECK", { config: net("1.0.0", { prevResult: add.json }), containerID: "ctr1", netns: NS1 });
-    expect(promisc.json?.msg).toBe("Bridge interface cni0 configured Promisc Mode false doesn't match current state: true ");
+    const promisc = await h.run("bridge", "CHECK", {
+      config: net("1.0.0", { prevResult: add.json }),
+      containerID: "ctr1",
+      netns: NS1,
+    });
+    expect(promisc.json?.msg).toBe(
+      "Bridge interface cni0 configured Promisc Mode false doesn't match current state: true ",
+    );
   });
 
   test("of an L2 network does not ask IPAM (the reference's quirk, [DIFF])", async () => {
     const h = machine();
     const l2 = net("1.1.0", { ipam: {}, isGateway: false });
     const add = await h.run("bridge", "ADD", { config: l2, containerID: "ctr1", netns: NS1 });
-    expect((await h.run("bridge", "CHECK", { config: { ...l2, prevResult: add.json }, containerID: "ctr1", netns: NS1 })).code).toBe(0);
+    expect(
+      (await h.run("bridge", "CHECK", { config: { ...l2, prevResult: add.json }, containerID: "ctr1", netns: NS1 }))
+        .code,
+    ).toBe(0);
   });
 });
 
@@ -117,7 +134,10 @@ describe("bridge CHECK", () => {
 const FAMILIES = ["0.2.0", "0.4.0", "1.1.0"];
 
 describe.each(FAMILIES)("bridge config fields at %s", (version) => {
-  const add = async (extra: Record<string, unknown>, h = machine()) => ({ h, run: await h.run("bridge", "ADD", { config: net(version, extra), containerID: "ctr1", netns: NS1 }) });
+  const add = async (extra: Record<string, unknown>, h = machine()) => ({
+    h,
+    run: await h.run("bridge", "ADD", { config: net(version, extra), containerID: "ctr1", netns: NS1 }),
+  });
   const hostVeth = (h: PluginHarness) => linkIn(h, HOST, h.kernel.peerOf(NS1, "eth0")!.name)!;
 
   test("bridge names the bridge", async () => {
@@ -135,7 +155,10 @@ describe.each(FAMILIES)("bridge config fields at %s", (version) => {
 
   test("isDefaultGateway adds default routes through the bridge", async () => {
     const { h, run } = await add({ isDefaultGateway: true });
-    expect(asCurrent(run.json).routes).toEqual([{ dst: "0.0.0.0/0", gw: "198.18.0.1" }, { dst: "::/0", gw: "2001:db8:b::1" }]);
+    expect(asCurrent(run.json).routes).toEqual([
+      { dst: "0.0.0.0/0", gw: "198.18.0.1" },
+      { dst: "::/0", gw: "2001:db8:b::1" },
+    ]);
     const routes = h.kernel.snapshot(NS1).routes;
     expect(routes.some((r) => r.dst === "0.0.0.0/0" && r.gw === "198.18.0.1")).toBe(true);
     expect(canReach(h.kernel, NS1, "198.18.0.1")).toBe(true);
@@ -143,9 +166,14 @@ describe.each(FAMILIES)("bridge config fields at %s", (version) => {
 
   test("forceAddress replaces a different address on the bridge", async () => {
     const h = machine();
-    await h.kernel.apply([{ op: "bridge.add", ns: HOST, name: "cni0" }, { op: "addr.add", ns: HOST, dev: "cni0", cidr: "198.18.9.1/24" }]);
+    await h.kernel.apply([
+      { op: "bridge.add", ns: HOST, name: "cni0" },
+      { op: "addr.add", ns: HOST, dev: "cni0", cidr: "198.18.9.1/24" },
+    ]);
     const refused = await add({}, h);
-    expect(refused.run.json?.msg).toBe('failed to set bridge addr: "cni0" already has an IP address different from 198.18.0.1/24');
+    expect(refused.run.json?.msg).toBe(
+      'failed to set bridge addr: "cni0" already has an IP address different from 198.18.0.1/24',
+    );
     const forced = await add({ forceAddress: true }, h);
     expect(forced.run.code).toBe(0);
     expect(addrsOf(h, HOST, "cni0")).not.toContain("198.18.9.1/24");
@@ -193,25 +221,28 @@ describe.each(FAMILIES)("bridge config fields at %s", (version) => {
   });
 
   // Not a skip: the case does not exist at this version, so it is not registered.
-  if (versionAtLeast(version, "0.3.0")) test("disableContainerInterface leaves the container end down on an L2 network", async () => {
-    const { h, run } = await add({ ipam: {}, isGateway: false, disableContainerInterface: true });
-    expect(run.code).toBe(0);
-    expect(linkIn(h, NS1, "eth0")?.up).toBe(false);
-  });
+  if (versionAtLeast(version, "0.3.0"))
+    test("disableContainerInterface leaves the container end down on an L2 network", async () => {
+      const { h, run } = await add({ ipam: {}, isGateway: false, disableContainerInterface: true });
+      expect(run.code).toBe(0);
+      expect(linkIn(h, NS1, "eth0")?.up).toBe(false);
+    });
 
   // Not a skip: the case does not exist at this version, so it is not registered.
-  if (versionAtLeast(version, "0.3.0")) test("an L2 network brings the container end up without addresses", async () => {
-    const { h, run } = await add({ ipam: {}, isGateway: false });
-    expect(asCurrent(run.json).ips).toBeUndefined();
-    expect(linkIn(h, NS1, "eth0")?.up).toBe(true);
-  });
+  if (versionAtLeast(version, "0.3.0"))
+    test("an L2 network brings the container end up without addresses", async () => {
+      const { h, run } = await add({ ipam: {}, isGateway: false });
+      expect(asCurrent(run.json).ips).toBeUndefined();
+      expect(linkIn(h, NS1, "eth0")?.up).toBe(true);
+    });
 
   // Not a skip: the case does not exist at this version, so it is not registered.
-  if (!versionAtLeast(version, "0.3.0")) test("an L2 network cannot be expressed before 0.3.0, so ADD fails and leaves nothing", async () => {
-    const { h, run } = await add({ ipam: {}, isGateway: false });
-    expect(run.json?.msg).toBe("cannot convert: no valid IP addresses");
-    expect(h.kernel.snapshot(NS1).links.map((l) => l.name)).toEqual(["lo"]);
-  });
+  if (!versionAtLeast(version, "0.3.0"))
+    test("an L2 network cannot be expressed before 0.3.0, so ADD fails and leaves nothing", async () => {
+      const { h, run } = await add({ ipam: {}, isGateway: false });
+      expect(run.json?.msg).toBe("cannot convert: no valid IP addresses");
+      expect(h.kernel.snapshot(NS1).links.map((l) => l.name)).toEqual(["lo"]);
+    });
 
   test("the MAC from runtimeConfig goes on the container end", async () => {
     const { h } = await add({ runtimeConfig: { mac: "0a:58:c6:12:00:09" } });
@@ -219,9 +250,10 @@ describe.each(FAMILIES)("bridge config fields at %s", (version) => {
   });
 
   test("dns replaces the IPAM DNS", async () => {
-    expect(asCurrent((await add({ dns: { nameservers: ["198.18.0.53"] } })).run.json).dns).toEqual({ nameservers: ["198.18.0.53"] });
+    expect(asCurrent((await add({ dns: { nameservers: ["198.18.0.53"] } })).run.json).dns).toEqual({
+      nameservers: ["198.18.0.53"],
+    });
   });
-
 });
 
 describe("bridge concurrency", () => {
@@ -229,7 +261,9 @@ describe("bridge concurrency", () => {
     const h = machine();
     const namespaces = [NS1, NS2, "/var/run/netns/b3"];
     h.kernel.addNetns("/var/run/netns/b3");
-    const runs = await Promise.all(namespaces.map((netns, i) => h.run("bridge", "ADD", { config: net("1.1.0"), containerID: `race${i}`, netns })));
+    const runs = await Promise.all(
+      namespaces.map((netns, i) => h.run("bridge", "ADD", { config: net("1.1.0"), containerID: `race${i}`, netns })),
+    );
     expect(runs.map((r) => r.json?.msg)).toEqual([undefined, undefined, undefined]);
     expect(new Set(runs.flatMap((r) => resultAddresses(r.json))).size).toBe(6);
     expect(canReach(h.kernel, NS1, resultAddresses(runs[2]?.json)[0]!.split("/")[0]!)).toBe(true);
@@ -237,14 +271,17 @@ describe("bridge concurrency", () => {
 });
 
 describe.each(FAMILIES)("bridge errors at %s", (version) => {
-  const add = (h: PluginHarness, extra: Record<string, unknown> = {}, netns = NS1) => h.run("bridge", "ADD", { config: net(version, extra), containerID: "ctr1", netns });
+  const add = (h: PluginHarness, extra: Record<string, unknown> = {}, netns = NS1) =>
+    h.run("bridge", "ADD", { config: net(version, extra), containerID: "ctr1", netns });
 
   test("an existing container interface fails before IPAM reserves anything (ADD-4)", async () => {
     const h = machine();
     await h.kernel.apply([{ op: "veth.add", ns: NS1, name: "eth0", peer: { name: "other", ns: NS1 } }]);
     const run = await add(h);
     // v1.1.1 (Debian) differs: `container veth name provided (eth0) already exists`; SPEC H-1 follows upstream main
-    expect(run.json?.msg).toMatch(/^container veth name \("eth0"\) peer provided \("veth[0-9a-f]{8}"\) already exists$/);
+    expect(run.json?.msg).toMatch(
+      /^container veth name \("eth0"\) peer provided \("veth[0-9a-f]{8}"\) already exists$/,
+    );
     expect(h.reserved("brnet")).toEqual([]);
   });
 
@@ -256,7 +293,9 @@ describe.each(FAMILIES)("bridge errors at %s", (version) => {
   });
 
   test("a missing namespace fails with the reference's message", async () => {
-    expect((await add(machine(), {}, "/var/run/netns/none")).json?.msg).toBe('failed to open netns "/var/run/netns/none": no such file or directory');
+    expect((await add(machine(), {}, "/var/run/netns/none")).json?.msg).toBe(
+      'failed to open netns "/var/run/netns/none": no such file or directory',
+    );
   });
 
   test("a VLAN out of range is an invalid config (code 7) with the reference's message", async () => {
@@ -293,16 +332,21 @@ describe.each(FAMILIES)("bridge errors at %s", (version) => {
   });
 
   // Not a skip: the case does not exist at this version, so it is not registered.
-  if (version === "1.1.0") test("GC and STATUS go to IPAM; on an L2 network they succeed without it", async () => {
-    const h = machine();
-    await add(h);
-    const gc = await h.run("bridge", "GC", { config: net("1.1.0", { "cni.dev/valid-attachments": [] }) });
-    expect(gc.code).toBe(0);
-    expect(h.reserved("brnet")).toEqual([]);
-    // host-local answers "not ready" for a data dir that does not exist: the answer is IPAM's (ST-4).
-    const status = await h.run("bridge", "STATUS", { config: net("1.1.0", { ipam: { type: "host-local", dataDir: "/nonexistent", ranges: [[{ subnet: "198.18.0.0/24" }]] } }) });
-    expect(status.json).toMatchObject({ code: 50 });
-    expect(status.json?.msg).toContain("host-local data dir");
-    expect((await h.run("bridge", "STATUS", { config: net("1.1.0", { ipam: {} }) })).code).toBe(0);
-  });
+  if (version === "1.1.0")
+    test("GC and STATUS go to IPAM; on an L2 network they succeed without it", async () => {
+      const h = machine();
+      await add(h);
+      const gc = await h.run("bridge", "GC", { config: net("1.1.0", { "cni.dev/valid-attachments": [] }) });
+      expect(gc.code).toBe(0);
+      expect(h.reserved("brnet")).toEqual([]);
+      // host-local answers "not ready" for a data dir that does not exist: the answer is IPAM's (ST-4).
+      const status = await h.run("bridge", "STATUS", {
+        config: net("1.1.0", {
+          ipam: { type: "host-local", dataDir: "/nonexistent", ranges: [[{ subnet: "198.18.0.0/24" }]] },
+        }),
+      });
+      expect(status.json).toMatchObject({ code: 50 });
+      expect(status.json?.msg).toContain("host-local data dir");
+      expect((await h.run("bridge", "STATUS", { config: net("1.1.0", { ipam: {} }) })).code).toBe(0);
+    });
 });

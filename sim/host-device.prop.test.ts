@@ -27,14 +27,35 @@ function setup(up: boolean): PluginHarness {
 
 async function run(h: PluginHarness, command: string, config: Record<string, unknown>, ifName = "eth0") {
   let stdout = "";
-  const env = { CNI_COMMAND: command, CNI_CONTAINERID: "c", CNI_NETNS: NS, CNI_IFNAME: ifName, CNI_PATH: "/opt/cni/bin" };
-  const io = { env, readStdin: async () => new TextEncoder().encode(JSON.stringify(config)), stdout: (s: string) => void (stdout += s), stderr: () => {} };
+  const env = {
+    CNI_COMMAND: command,
+    CNI_CONTAINERID: "c",
+    CNI_NETNS: NS,
+    CNI_IFNAME: ifName,
+    CNI_PATH: "/opt/cni/bin",
+  };
+  const io = {
+    env,
+    readStdin: async () => new TextEncoder().encode(JSON.stringify(config)),
+    stdout: (s: string) => void (stdout += s),
+    stderr: () => {},
+  };
   const code = await pluginMain(hostDeviceDefinition(h.ports, sys), io, { sameNetns: () => false });
   return { code, json: stdout.trim() === "" ? undefined : (JSON.parse(stdout) as Record<string, unknown>) };
 }
 
-const IPAM = { type: "host-local", ranges: [[{ subnet: "198.18.40.0/24", gateway: "198.18.40.1" }]], routes: [{ dst: "198.18.41.0/24" }] };
-const conf = (select: Record<string, unknown>, ipam: boolean) => ({ cniVersion: "1.1.0", name: "hdnet", type: "host-device", ...select, ...(ipam ? { ipam: IPAM } : {}) });
+const IPAM = {
+  type: "host-local",
+  ranges: [[{ subnet: "198.18.40.0/24", gateway: "198.18.40.1" }]],
+  routes: [{ dst: "198.18.41.0/24" }],
+};
+const conf = (select: Record<string, unknown>, ipam: boolean) => ({
+  cniVersion: "1.1.0",
+  name: "hdnet",
+  type: "host-device",
+  ...select,
+  ...(ipam ? { ipam: IPAM } : {}),
+});
 
 describe("host-device on the fake kernel", () => {
   test("ADD moves the device in under CNI_IFNAME with its host name as alias, DEL gives it back", async () => {
@@ -65,32 +86,49 @@ describe("host-device on the fake kernel", () => {
     const checkConf = { ...conf({ hwaddr: "02:00:00:00:00:0a" }, true), prevResult: add.json };
     h.kernel.applySync([{ op: "addr.del", ns: NS, dev: "eth0", cidr: "198.18.40.2/24" }]);
     expect((await run(h, "CHECK", checkConf)).json?.msg).toBe("Failed to match addr 198.18.40.2/24 on interface eth0");
-    h.kernel.applySync([{ op: "addr.add", ns: NS, dev: "eth0", cidr: "198.18.40.2/24" }, { op: "link.set", ns: NS, name: "eth0", mac: "02:00:00:00:00:0b" }]);
-    expect((await run(h, "CHECK", checkConf)).json?.msg).toBe("Interface eth0 Mac 02:00:00:00:00:0a doesn't match container Mac: 02:00:00:00:00:0b");
+    h.kernel.applySync([
+      { op: "addr.add", ns: NS, dev: "eth0", cidr: "198.18.40.2/24" },
+      { op: "link.set", ns: NS, name: "eth0", mac: "02:00:00:00:00:0b" },
+    ]);
+    expect((await run(h, "CHECK", checkConf)).json?.msg).toBe(
+      "Interface eth0 Mac 02:00:00:00:00:0a doesn't match container Mac: 02:00:00:00:00:0b",
+    );
   });
 
   test("DEL of a link without an alias fails with the reference's message", async () => {
     const h = setup(false);
-    h.kernel.applySync([{ op: "link.move", ns: HOST, name: "nic0", to: NS }, { op: "link.set", ns: NS, name: "nic0", newName: "eth0" }]);
-    expect((await run(h, "DEL", conf({ device: "nic0" }, false))).json?.msg).toBe('failed to find original ifname for "eth0" (alias is not set)');
+    h.kernel.applySync([
+      { op: "link.move", ns: HOST, name: "nic0", to: NS },
+      { op: "link.set", ns: NS, name: "nic0", newName: "eth0" },
+    ]);
+    expect((await run(h, "DEL", conf({ device: "nic0" }, false))).json?.msg).toBe(
+      'failed to find original ifname for "eth0" (alias is not set)',
+    );
   });
 
   test("any failing kernel operation of an ADD leaves host and container as they were, and ADD then DEL does too", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.boolean(), fc.boolean(), fc.boolean(), fc.constantFrom("eth0", "net1", "nic0"), fc.integer({ min: 0, max: 25 }), async (up, byMac, ipam, ifName, failAt) => {
-        const h = setup(up);
-        const before = stripIndexes([h.kernel.snapshot(HOST), h.kernel.snapshot(NS)]);
-        const c = conf(byMac ? { hwaddr: "02:00:00:00:00:0a" } : { device: "nic0" }, ipam);
-        const start = h.kernel.opCount;
-        h.kernel.failAt((_op, i) => i === start + failAt);
-        const add = await run(h, "ADD", c, ifName);
-        h.kernel.clearFailures();
-        if (add.code === 0) expect((await run(h, "DEL", c, ifName)).code).toBe(0);
-        // DEL leaves the device down (as the reference); a failed ADD brings it back up.
-        if (add.code === 0 && up) h.kernel.applySync([{ op: "link.set", ns: HOST, name: "nic0", up: true }]);
-        expect(stripIndexes([h.kernel.snapshot(HOST), h.kernel.snapshot(NS)])).toEqual(before);
-        expect(h.reserved("hdnet")).toEqual([]);
-      }),
+      fc.asyncProperty(
+        fc.boolean(),
+        fc.boolean(),
+        fc.boolean(),
+        fc.constantFrom("eth0", "net1", "nic0"),
+        fc.integer({ min: 0, max: 25 }),
+        async (up, byMac, ipam, ifName, failAt) => {
+          const h = setup(up);
+          const before = stripIndexes([h.kernel.snapshot(HOST), h.kernel.snapshot(NS)]);
+          const c = conf(byMac ? { hwaddr: "02:00:00:00:00:0a" } : { device: "nic0" }, ipam);
+          const start = h.kernel.opCount;
+          h.kernel.failAt((_op, i) => i === start + failAt);
+          const add = await run(h, "ADD", c, ifName);
+          h.kernel.clearFailures();
+          if (add.code === 0) expect((await run(h, "DEL", c, ifName)).code).toBe(0);
+          // DEL leaves the device down (as the reference); a failed ADD brings it back up.
+          if (add.code === 0 && up) h.kernel.applySync([{ op: "link.set", ns: HOST, name: "nic0", up: true }]);
+          expect(stripIndexes([h.kernel.snapshot(HOST), h.kernel.snapshot(NS)])).toEqual(before);
+          expect(h.reserved("hdnet")).toEqual([]);
+        },
+      ),
       { numRuns: 60 },
     );
   });

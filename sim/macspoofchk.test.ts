@@ -39,7 +39,10 @@ describe("bridge macspoofchk", () => {
       "bridge nat": {
         PREROUTING: [`iifname "${hostVeth}" jump cni-br-iface-ctr1-eth0 comment "macspoofchk-ctr1-eth0"`],
         "cni-br-iface-ctr1-eth0": ['jump cni-br-iface-ctr1-eth0-mac comment "macspoofchk-ctr1-eth0"'],
-        "cni-br-iface-ctr1-eth0-mac": [`ether saddr ${mac} return comment "macspoofchk-ctr1-eth0"`, 'drop comment "macspoofchk-ctr1-eth0"'],
+        "cni-br-iface-ctr1-eth0-mac": [
+          `ether saddr ${mac} return comment "macspoofchk-ctr1-eth0"`,
+          'drop comment "macspoofchk-ctr1-eth0"',
+        ],
       },
     });
   });
@@ -49,7 +52,8 @@ describe("bridge macspoofchk", () => {
     await h.run("bridge", "ADD", { config: net(), containerID: "ctr1", netns: NS1 });
     const alone = h.firewall.dump();
     await h.run("bridge", "ADD", { config: net(), containerID: "ctr2", netns: NS2 });
-    for (let i = 0; i < 2; i++) expect((await h.run("bridge", "DEL", { config: net(), containerID: "ctr2", netns: NS2 })).code).toBe(0);
+    for (let i = 0; i < 2; i++)
+      expect((await h.run("bridge", "DEL", { config: net(), containerID: "ctr2", netns: NS2 })).code).toBe(0);
     expect(h.firewall.dump()).toEqual(alone);
     await h.run("bridge", "DEL", { config: net(), containerID: "ctr1", netns: NS1 });
     // The table and base chain stay for later ports, as the reference leaves them.
@@ -58,7 +62,8 @@ describe("bridge macspoofchk", () => {
 
   test("a failed ADD after the spoof check leaves no chain, no link and no address", async () => {
     const h = machine();
-    h.firewall.failWhen = (op) => (op.op === "nft.rule.add" && op.rule === "drop" ? "nft: Could not process rule" : undefined);
+    h.firewall.failWhen = (op) =>
+      op.op === "nft.rule.add" && op.rule === "drop" ? "nft: Could not process rule" : undefined;
     const add = await h.run("bridge", "ADD", { config: net(), containerID: "ctr1", netns: NS1 });
     expect(add.code).toBe(1);
     expect(add.json?.msg).toBe("failed to setup spoof-check: nft: Could not process rule");
@@ -80,8 +85,12 @@ describe("bridge macspoofchk", () => {
     const add = await h.run("bridge", "ADD", { config: net(), containerID: "ctr1", netns: NS1 });
     const prev = { prevResult: add.json };
     expect((await h.run("bridge", "CHECK", { config: net(prev), containerID: "ctr1", netns: NS1 })).code).toBe(0);
-    await h.firewall.apply([{ op: "nft.chain.flush", family: "bridge", table: "nat", chain: "cni-br-iface-ctr1-eth0-mac" }]);
+    await h.firewall.apply([
+      { op: "nft.chain.flush", family: "bridge", table: "nat", chain: "cni-br-iface-ctr1-eth0-mac" },
+    ]);
     const check = await h.run("bridge", "CHECK", { config: net(prev), containerID: "ctr1", netns: NS1 });
-    expect(check.json?.msg).toBe(`spoof-check: chain cni-br-iface-ctr1-eth0-mac does not pass only ${resultInterface(add.json, 2)!.mac}`);
+    expect(check.json?.msg).toBe(
+      `spoof-check: chain cni-br-iface-ctr1-eth0-mac does not pass only ${resultInterface(add.json, 2)!.mac}`,
+    );
   });
 });

@@ -14,7 +14,12 @@ type Backend = "iptables" | "nftables" | undefined;
 type Cmd = { kind: "add"; id: number; backend: Backend; fail: boolean } | { kind: "del"; id: number };
 
 const cmd: fc.Arbitrary<Cmd> = fc.oneof(
-  fc.record({ kind: fc.constant("add" as const), id: fc.integer({ min: 0, max: 5 }), backend: fc.constantFrom<Backend>("iptables", "nftables", undefined), fail: fc.boolean() }),
+  fc.record({
+    kind: fc.constant("add" as const),
+    id: fc.integer({ min: 0, max: 5 }),
+    backend: fc.constantFrom<Backend>("iptables", "nftables", undefined),
+    fail: fc.boolean(),
+  }),
   fc.record({ kind: fc.constant("del" as const), id: fc.integer({ min: 0, max: 5 }) }),
 );
 
@@ -39,7 +44,9 @@ async function runModel(plugin: "bridge" | "ptp", cmds: Cmd[]): Promise<void> {
     const inv = { containerID: `q${c.id}`, netns: NS(c.id) };
     if (c.kind === "add") {
       if (live.has(c.id)) continue;
-      fw.failWhen = c.fail ? (op) => (op.op === "ipt.rule.append" || op.op === "nft.rule.add" ? "injected" : undefined) : undefined;
+      fw.failWhen = c.fail
+        ? (op) => (op.op === "ipt.rule.append" || op.op === "nft.rule.add" ? "injected" : undefined)
+        : undefined;
       const r = await h.run(plugin, "ADD", { ...inv, config: config(c.backend) });
       fw.failWhen = undefined;
       expect(r.code).toBe(c.fail ? 1 : 0);
@@ -61,9 +68,13 @@ async function runModel(plugin: "bridge" | "ptp", cmds: Cmd[]): Promise<void> {
     const rules = d.nftables["inet cni_plugins_masquerade"]?.masq_checks ?? [];
     expect(rules).toHaveLength(2 * nft);
     // Each nft container's rules carry its own id, and no rule is shared.
-    for (const [id, b] of live) if (b === "nftables") expect(rules.filter((r) => r.includes(`id: q${id}"`))).toHaveLength(2);
+    for (const [id, b] of live)
+      if (b === "nftables") expect(rules.filter((r) => r.includes(`id: q${id}"`))).toHaveLength(2);
   }
-  for (const id of live.keys()) expect((await h.run(plugin, "DEL", { containerID: `q${id}`, netns: NS(id), config: config(undefined) })).code).toBe(0);
+  for (const id of live.keys())
+    expect((await h.run(plugin, "DEL", { containerID: `q${id}`, netns: NS(id), config: config(undefined) })).code).toBe(
+      0,
+    );
   const d = fw.dump();
   expect(d.iptables).toEqual({});
   for (const table of Object.values(d.nftables)) expect(table.masq_checks ?? []).toEqual([]);
@@ -71,7 +82,13 @@ async function runModel(plugin: "bridge" | "ptp", cmds: Cmd[]): Promise<void> {
 }
 
 describe("ipMasq model", () => {
-  test.each(["bridge", "ptp"] as const)("random %s ADDs and DELs on both backends keep every container's rules its own and end at the baseline", async (plugin) => {
-    await fc.assert(fc.asyncProperty(fc.array(cmd, { maxLength: 25 }), (cmds) => runModel(plugin, cmds)), { numRuns: 40 });
-  });
+  test.each(["bridge", "ptp"] as const)(
+    "random %s ADDs and DELs on both backends keep every container's rules its own and end at the baseline",
+    async (plugin) => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(cmd, { maxLength: 25 }), (cmds) => runModel(plugin, cmds)),
+        { numRuns: 40 },
+      );
+    },
+  );
 });

@@ -13,8 +13,19 @@ const NS = "/var/run/netns/m1";
 type Plugin = "bridge" | "ptp";
 
 function net(plugin: Plugin, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  const ranges = plugin === "bridge" ? [[{ subnet: "198.18.20.0/24" }], [{ subnet: "2001:db8:20::/64" }]] : [[{ subnet: "198.18.21.0/24" }], [{ subnet: "2001:db8:21::/64" }]];
-  return { cniVersion: "1.1.0", name: `${plugin}masq`, type: plugin, isGateway: true, ipMasq: true, ipam: { type: "host-local", ranges }, ...extra };
+  const ranges =
+    plugin === "bridge"
+      ? [[{ subnet: "198.18.20.0/24" }], [{ subnet: "2001:db8:20::/64" }]]
+      : [[{ subnet: "198.18.21.0/24" }], [{ subnet: "2001:db8:21::/64" }]];
+  return {
+    cniVersion: "1.1.0",
+    name: `${plugin}masq`,
+    type: plugin,
+    isGateway: true,
+    ipMasq: true,
+    ipam: { type: "host-local", ranges },
+    ...extra,
+  };
 }
 
 function machine(firewall = new FakeFirewall()): PluginHarness {
@@ -51,7 +62,10 @@ describe.each(["bridge", "ptp"] as const)("%s with ipMasq", (plugin) => {
     expect(chain).toHaveLength(28);
     const comment = `--comment name: "${plugin}masq" id: "ctr1"`;
     expect(chains4.POSTROUTING).toEqual([`-s ${v4!.split("/")[0]}/32 -m comment ${comment} -j ${chain}`]);
-    expect(chains4[chain]).toEqual([`-d ${plugin === "bridge" ? "198.18.20.0" : "198.18.21.0"}/24 -m comment ${comment} -j ACCEPT`, `! -d 224.0.0.0/4 -m comment ${comment} -j MASQUERADE`]);
+    expect(chains4[chain]).toEqual([
+      `-d ${plugin === "bridge" ? "198.18.20.0" : "198.18.21.0"}/24 -m comment ${comment} -j ACCEPT`,
+      `! -d 224.0.0.0/4 -m comment ${comment} -j MASQUERADE`,
+    ]);
     expect(d.iptables["6 nat"]?.POSTROUTING).toEqual([`-s ${v6!.split("/")[0]}/128 -m comment ${comment} -j ${chain}`]);
     expect(d.nftables).toEqual({});
   });
@@ -69,13 +83,16 @@ describe.each(["bridge", "ptp"] as const)("%s with ipMasq", (plugin) => {
     expect(h.firewall.dump().iptables).toEqual({});
   });
 
-  test.each(["iptables", "nftables"])("%s: DEL returns the firewall to its baseline and can be repeated (DEL-3)", async (backend) => {
-    const h = machine();
-    await run(h, plugin, "ADD", { ipMasqBackend: backend });
-    for (let i = 0; i < 2; i++) expect((await run(h, plugin, "DEL", { ipMasqBackend: backend })).code).toBe(0);
-    baseline(h);
-    expect(h.reserved(`${plugin}masq`)).toEqual([]);
-  });
+  test.each(["iptables", "nftables"])(
+    "%s: DEL returns the firewall to its baseline and can be repeated (DEL-3)",
+    async (backend) => {
+      const h = machine();
+      await run(h, plugin, "ADD", { ipMasqBackend: backend });
+      for (let i = 0; i < 2; i++) expect((await run(h, plugin, "DEL", { ipMasqBackend: backend })).code).toBe(0);
+      baseline(h);
+      expect(h.reserved(`${plugin}masq`)).toEqual([]);
+    },
+  );
 
   test("DEL tears down both backends, whichever the config names now (H-3)", async () => {
     const h = machine();
@@ -112,24 +129,34 @@ describe.each(["bridge", "ptp"] as const)("%s with ipMasq", (plugin) => {
     const h = machine();
     await run(h, plugin, "ADD", { ipMasqBackend: "iptables" });
     await run(h, plugin, "ADD", { ipMasqBackend: "nftables" }, "ctr2");
-    for (const cid of ["ctr1", "ctr2"]) expect((await h.run(plugin, "DEL", { config: net(plugin), containerID: cid, netns: "" })).code).toBe(0);
+    for (const cid of ["ctr1", "ctr2"])
+      expect((await h.run(plugin, "DEL", { config: net(plugin), containerID: cid, netns: "" })).code).toBe(0);
     baseline(h);
     expect(h.reserved(`${plugin}masq`)).toEqual([]);
   });
 
-  test.each(["iptables", "nftables"])("%s: a firewall failure fails ADD and leaves no rule, link or reservation (ADD-6)", async (backend) => {
-    const fw = new FakeFirewall({ failWhen: (op) => (op.op === "ipt.rule.append" && op.family === 6) || (op.op === "nft.rule.add" && op.rule.startsWith("ip6 saddr")) ? "injected" : undefined });
-    const h = machine(fw);
-    const before = h.kernel.snapshot(NS);
-    const hostBefore = h.kernel.snapshot(HOST).links.filter((l) => l.kind === "veth");
-    const add = await run(h, plugin, "ADD", { ipMasqBackend: backend });
-    expect(add.code).toBe(1);
-    expect(add.json?.msg).toContain("injected");
-    baseline(h);
-    expect(h.kernel.snapshot(NS)).toEqual(before);
-    expect(h.kernel.snapshot(HOST).links.filter((l) => l.kind === "veth")).toEqual(hostBefore);
-    expect(h.reserved(`${plugin}masq`)).toEqual([]);
-  });
+  test.each(["iptables", "nftables"])(
+    "%s: a firewall failure fails ADD and leaves no rule, link or reservation (ADD-6)",
+    async (backend) => {
+      const fw = new FakeFirewall({
+        failWhen: (op) =>
+          (op.op === "ipt.rule.append" && op.family === 6) ||
+          (op.op === "nft.rule.add" && op.rule.startsWith("ip6 saddr"))
+            ? "injected"
+            : undefined,
+      });
+      const h = machine(fw);
+      const before = h.kernel.snapshot(NS);
+      const hostBefore = h.kernel.snapshot(HOST).links.filter((l) => l.kind === "veth");
+      const add = await run(h, plugin, "ADD", { ipMasqBackend: backend });
+      expect(add.code).toBe(1);
+      expect(add.json?.msg).toContain("injected");
+      baseline(h);
+      expect(h.kernel.snapshot(NS)).toEqual(before);
+      expect(h.kernel.snapshot(HOST).links.filter((l) => l.kind === "veth")).toEqual(hostBefore);
+      expect(h.reserved(`${plugin}masq`)).toEqual([]);
+    },
+  );
 
   test("a failure after the rules went in removes them with the veth and the reservation (ADD-6)", async () => {
     const h = machine();

@@ -11,7 +11,14 @@ import { PluginHarness } from "./plugin-harness.ts";
 const NS1 = "/var/run/netns/h1";
 
 function net(type: "bridge" | "ptp", extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { cniVersion: "1.1.0", name: "hintnet", type, bridge: "cni0", ipam: { type: "host-local", ranges: [[{ subnet: "198.18.0.0/24" }]] }, ...extra };
+  return {
+    cniVersion: "1.1.0",
+    name: "hintnet",
+    type,
+    bridge: "cni0",
+    ipam: { type: "host-local", ranges: [[{ subnet: "198.18.0.0/24" }]] },
+    ...extra,
+  };
 }
 
 /** A machine whose kernel counts the dumps of the host's links. */
@@ -41,7 +48,11 @@ describe.each(["bridge", "ptp"] as const)("%s DEL", (type) => {
     const add = await h.run(type, "ADD", { config: net(type), containerID: "c1", netns: NS1 });
     expect(add.code).toBe(0);
     const before = hostDumps();
-    const del = await h.run(type, "DEL", { config: net(type, { prevResult: add.json }), containerID: "c1", netns: NS1 });
+    const del = await h.run(type, "DEL", {
+      config: net(type, { prevResult: add.json }),
+      containerID: "c1",
+      netns: NS1,
+    });
     expect(del.code).toBe(0);
     expect(hostDumps()).toBe(before);
     expect(has(h, NS1, "eth0")).toBe(false);
@@ -62,12 +73,21 @@ describe.each(["bridge", "ptp"] as const)("%s DEL", (type) => {
       const add = await h.run(type, "ADD", { config: net(type), containerID: "c1", netns: NS1 });
       await h.kernel.apply([{ op: "veth.add", ns: HOST, name: "stranger0", peer: { name: "eth9", ns: NS1 } }]);
       // ptp judges its veth by the cached names: with a wrong one it is not ours (unchanged).
-      const del = await h.run(type, "DEL", { config: net(type, { prevResult: renamedHostEnds(add.json, wrong) }), containerID: "c1", netns: NS1 });
+      const del = await h.run(type, "DEL", {
+        config: net(type, { prevResult: renamedHostEnds(add.json, wrong) }),
+        containerID: "c1",
+        netns: NS1,
+      });
       expect(del.code).toBe(0);
       expect(has(h, NS1, "eth0")).toBe(type === "ptp");
       // A veth whose host end the cached result names: bridge still asks whether it is a
       // port of its bridge (it is not: foreign); ptp trusts the cached names (hostEndOf).
-      const other = await h.run(type, "DEL", { config: net(type, { prevResult: renamedHostEnds(add.json, "stranger0") }), containerID: "c1", netns: NS1, ifName: "eth9" });
+      const other = await h.run(type, "DEL", {
+        config: net(type, { prevResult: renamedHostEnds(add.json, "stranger0") }),
+        containerID: "c1",
+        netns: NS1,
+        ifName: "eth9",
+      });
       expect(other.code).toBe(0);
       expect(has(h, NS1, "eth9")).toBe(type === "bridge");
     }

@@ -10,7 +10,14 @@ import { PluginHarness } from "./plugin-harness.ts";
 const NS1 = "/var/run/netns/o1";
 
 function net(type: "bridge" | "ptp", extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { cniVersion: "1.1.0", name: "ownnet", type, bridge: "cni0", ipam: { type: "host-local", ranges: [[{ subnet: "198.18.0.0/24" }]] }, ...extra };
+  return {
+    cniVersion: "1.1.0",
+    name: "ownnet",
+    type,
+    bridge: "cni0",
+    ipam: { type: "host-local", ranges: [[{ subnet: "198.18.0.0/24" }]] },
+    ...extra,
+  };
 }
 
 function machine(): PluginHarness {
@@ -44,7 +51,11 @@ describe.each(["bridge", "ptp"] as const)("%s DEL", (type) => {
   test("deletes the veth its own ADD made and releases the address", async () => {
     const h = machine();
     const add = await h.run(type, "ADD", { config: net(type), containerID: "c1", netns: NS1 });
-    const del = await h.run(type, "DEL", { config: net(type, { prevResult: add.json }), containerID: "c1", netns: NS1 });
+    const del = await h.run(type, "DEL", {
+      config: net(type, { prevResult: add.json }),
+      containerID: "c1",
+      netns: NS1,
+    });
     expect(del.code).toBe(0);
     expect(has(h, NS1, "eth0")).toBe(false);
     expect(h.reserved("ownnet")).toEqual([]);

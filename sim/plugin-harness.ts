@@ -37,7 +37,10 @@ export function memoryIpam(stores: Map<string, MemoryStore>): IpamFactory {
     const call = (command: string): CmdArgs => ({ ...args, command });
     if (type !== "host-local") {
       const fail = async (): Promise<never> => {
-        throw new CniError(ErrorCode.Internal, type === "" ? "no plugin name provided" : `failed to find plugin "${type}" in path [/opt/cni/bin]`);
+        throw new CniError(
+          ErrorCode.Internal,
+          type === "" ? "no plugin name provided" : `failed to find plugin "${type}" in path [/opt/cni/bin]`,
+        );
       };
       return { add: fail, check: fail, del: fail, status: fail, gc: fail };
     }
@@ -110,7 +113,12 @@ export class PluginHarness {
     };
     const code = await pluginMain(
       def,
-      { env, readStdin: async () => new TextEncoder().encode(JSON.stringify(inv.config)), stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s) },
+      {
+        env,
+        readStdin: async () => new TextEncoder().encode(JSON.stringify(inv.config)),
+        stdout: (s) => void (stdout += s),
+        stderr: (s) => void (stderr += s),
+      },
       { sameNetns: () => false },
     );
     let json: Record<string, unknown> | undefined;
@@ -126,13 +134,18 @@ export class PluginHarness {
 /** The addresses (CIDR) of a printed result of any version. */
 export function resultAddresses(result: Record<string, unknown> | undefined): string[] {
   if (result === undefined) return [];
-  const legacy = ["ip4", "ip6"].map((k) => (result[k] as { ip?: string } | undefined)?.ip).filter((x): x is string => x !== undefined);
+  const legacy = ["ip4", "ip6"]
+    .map((k) => (result[k] as { ip?: string } | undefined)?.ip)
+    .filter((x): x is string => x !== undefined);
   const ips = ((result.ips as { address: string }[] | undefined) ?? []).map((ip) => ip.address);
   return [...legacy, ...ips];
 }
 
 /** The host interface name of a printed result (0.3.0 and later), by its position. */
-export function resultInterface(result: Record<string, unknown> | undefined, index: number): { name: string; mac?: string; sandbox?: string } | undefined {
+export function resultInterface(
+  result: Record<string, unknown> | undefined,
+  index: number,
+): { name: string; mac?: string; sandbox?: string } | undefined {
   return (result?.interfaces as { name: string; mac?: string; sandbox?: string }[] | undefined)?.[index];
 }
 

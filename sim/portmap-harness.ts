@@ -25,7 +25,11 @@ export function hostKernel(): FakeKernel {
 /** A previous result as bridge would give it: host veth, container eth0, both families. */
 export const PREV = {
   cniVersion: "1.0.0",
-  interfaces: [{ name: "cni0" }, { name: "veth1234", mac: "02:00:00:00:00:01" }, { name: "eth0", mac: "02:00:00:00:00:02", sandbox: "/var/run/netns/c1" }],
+  interfaces: [
+    { name: "cni0" },
+    { name: "veth1234", mac: "02:00:00:00:00:01" },
+    { name: "eth0", mac: "02:00:00:00:00:02", sandbox: "/var/run/netns/c1" },
+  ],
   ips: [
     { address: "198.18.0.5/24", gateway: "198.18.0.1", interface: 2 },
     { address: "2001:db8::5/64", gateway: "2001:db8::1", interface: 2 },
@@ -33,8 +37,19 @@ export const PREV = {
 };
 
 /** A portmap config at `cniVersion` with `mappings` as its runtimeConfig and {@link PREV} in that version's form. */
-export function portmapConf(mappings: object[], extra: Record<string, unknown> = {}, cniVersion = "1.0.0"): Record<string, unknown> {
-  return { cniVersion, name: "net", type: "portmap", prevResult: convertResult(PREV, cniVersion), runtimeConfig: { portMappings: mappings }, ...extra };
+export function portmapConf(
+  mappings: object[],
+  extra: Record<string, unknown> = {},
+  cniVersion = "1.0.0",
+): Record<string, unknown> {
+  return {
+    cniVersion,
+    name: "net",
+    type: "portmap",
+    prevResult: convertResult(PREV, cniVersion),
+    runtimeConfig: { portMappings: mappings },
+    ...extra,
+  };
 }
 
 /** One in-process world: fake kernel, fake firewall, conntrack calls, warnings. */
@@ -51,10 +66,20 @@ export class World {
   }
 
   /** Runs one command; returns the exit code and stdout (parsed when JSON). */
-  async run(command: string, config: Record<string, unknown>, containerID = "c1"): Promise<{ code: number; stdout: string; json: () => Record<string, unknown> }> {
+  async run(
+    command: string,
+    config: Record<string, unknown>,
+    containerID = "c1",
+  ): Promise<{ code: number; stdout: string; json: () => Record<string, unknown> }> {
     let stdout = "";
     const io: PluginIO = {
-      env: { CNI_COMMAND: command, CNI_CONTAINERID: containerID, CNI_NETNS: "/var/run/netns/c1", CNI_IFNAME: "eth0", CNI_PATH: "/opt/cni/bin" },
+      env: {
+        CNI_COMMAND: command,
+        CNI_CONTAINERID: containerID,
+        CNI_NETNS: "/var/run/netns/c1",
+        CNI_IFNAME: "eth0",
+        CNI_PATH: "/opt/cni/bin",
+      },
       readStdin: async () => new TextEncoder().encode(JSON.stringify(config)),
       stdout: (s) => void (stdout += s),
       stderr: () => {},

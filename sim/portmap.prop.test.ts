@@ -24,16 +24,34 @@ const flags = fc.record({
 });
 
 /** Container i's config: its own addresses, one or both families. */
-function containerConf(i: number, mappings: object[], f: Record<string, unknown>, v6: boolean): Record<string, unknown> {
-  const ips = [{ address: `198.18.0.${10 + i}/24`, interface: 2 }, ...(v6 ? [{ address: `2001:db8::${(16 + i).toString(16)}/64`, interface: 2 }] : [])];
+function containerConf(
+  i: number,
+  mappings: object[],
+  f: Record<string, unknown>,
+  v6: boolean,
+): Record<string, unknown> {
+  const ips = [
+    { address: `198.18.0.${10 + i}/24`, interface: 2 },
+    ...(v6 ? [{ address: `2001:db8::${(16 + i).toString(16)}/64`, interface: 2 }] : []),
+  ];
   return portmapConf(mappings, { ...f, prevResult: { ...PREV, ips } });
 }
 
 const scenario = fc
-  .record({ flags, containers: fc.array(fc.record({ mappings: fc.array(mapping, { minLength: 1, maxLength: 18 }), v6: fc.boolean() }), { minLength: 1, maxLength: 5 }) })
+  .record({
+    flags,
+    containers: fc.array(
+      fc.record({ mappings: fc.array(mapping, { minLength: 1, maxLength: 18 }), v6: fc.boolean() }),
+      { minLength: 1, maxLength: 5 },
+    ),
+  })
   .chain((s) => {
     const steps = s.containers.flatMap((_, i) => [i, i]);
-    return fc.record({ flags: fc.constant(s.flags), containers: fc.constant(s.containers), order: fc.shuffledSubarray(steps, { minLength: steps.length, maxLength: steps.length }) });
+    return fc.record({
+      flags: fc.constant(s.flags),
+      containers: fc.constant(s.containers),
+      order: fc.shuffledSubarray(steps, { minLength: steps.length, maxLength: steps.length }),
+    });
   });
 
 describe("portmap on the fake firewall", () => {

@@ -30,7 +30,12 @@ describe("portmap ADD", () => {
 
   test("without prevResult fails: must be called as chained plugin", async () => {
     const w = new World();
-    const r = await w.run("ADD", { cniVersion: "1.0.0", name: "net", type: "portmap", runtimeConfig: { portMappings: MAPS } });
+    const r = await w.run("ADD", {
+      cniVersion: "1.0.0",
+      name: "net",
+      type: "portmap",
+      runtimeConfig: { portMappings: MAPS },
+    });
     expect(r.code).toBe(1);
     expect(r.json().msg).toBe("must be called as chained plugin");
   });
@@ -38,7 +43,11 @@ describe("portmap ADD", () => {
   test("a bad config fails wrapped as 'failed to parse config' with code 7, touching nothing", async () => {
     const w = new World();
     const r = await w.run("ADD", portmapConf(MAPS, { markMasqBit: 99 }));
-    expect([r.code, r.json().code, r.json().msg]).toEqual([1, 7, "failed to parse config: MasqMarkBit must be between 0 and 31"]);
+    expect([r.code, r.json().code, r.json().msg]).toEqual([
+      1,
+      7,
+      "failed to parse config: MasqMarkBit must be between 0 and 31",
+    ]);
     expect(w.firewall.transactions).toEqual([]);
   });
 
@@ -72,13 +81,22 @@ describe("portmap ADD", () => {
       await w.run("DEL", conf);
       const r = await w.run("CHECK", conf);
       expect(r.code).toBe(1);
-      expect(r.json().msg).toMatch(backend === "iptables" ? `could not check ipv4 dnat: chain ${DN} not found in iptables table nat` : 'missing hostport rules in "hostports" chain');
+      expect(r.json().msg).toMatch(
+        backend === "iptables"
+          ? `could not check ipv4 dnat: chain ${DN} not found in iptables table nat`
+          : 'missing hostport rules in "hostports" chain',
+      );
     });
 
     test(`${backend}: a failed transaction leaves nothing of the container behind`, async () => {
       const w = new World();
       // IPv4 goes first in the transaction; failing on an IPv6 rule leaves IPv4 to undo.
-      w.firewall.failWhen = (op) => (op.op === "ipt.rule.append" && op.family === 6 ? "boom" : op.op === "nft.rule.add" && op.family === "ip6" ? "boom" : undefined);
+      w.firewall.failWhen = (op) =>
+        op.op === "ipt.rule.append" && op.family === 6
+          ? "boom"
+          : op.op === "nft.rule.add" && op.family === "ip6"
+            ? "boom"
+            : undefined;
       const r = await w.run("ADD", portmapConf(MAPS, { backend }));
       expect(r.code).toBe(1);
       expect(r.json().msg).toContain("boom");
@@ -112,7 +130,10 @@ describe("portmap ADD", () => {
     for (const backend of BACKENDS) {
       const w = new World();
       const a = portmapConf(MAPS, { backend });
-      const b = portmapConf([{ hostPort: 9090, containerPort: 90, protocol: "tcp" }], { backend, prevResult: { ...PREV, ips: [{ address: "198.18.0.6/24", interface: 2 }] } });
+      const b = portmapConf([{ hostPort: 9090, containerPort: 90, protocol: "tcp" }], {
+        backend,
+        prevResult: { ...PREV, ips: [{ address: "198.18.0.6/24", interface: 2 }] },
+      });
       await w.run("ADD", a, "c1");
       await w.run("ADD", b, "c2");
       await w.run("DEL", a, "c1");
@@ -130,7 +151,9 @@ describe("portmap ADD", () => {
     const w2 = new World();
     w2.conntrackFails = true;
     expect((await w2.run("ADD", portmapConf(MAPS))).code).toBe(0);
-    expect(w2.warnings[0]).toBe("failed to delete stale UDP conntrack entries for 198.18.0.5: netlink: permission denied");
+    expect(w2.warnings[0]).toBe(
+      "failed to delete stale UDP conntrack entries for 198.18.0.5: netlink: permission denied",
+    );
   });
 
   test("sets route_localnet on the host interface routing to the container, only with snat", async () => {
@@ -152,8 +175,12 @@ describe("portmap ADD", () => {
 
   test("iptables DEL fails only when neither iptables nor ip6tables is usable", async () => {
     const one = new World();
-    one.firewall.failWhen = (op) => (op.op.startsWith("ipt.") && "family" in op && op.family === 6 ? "ip6tables: no IPv6" : undefined);
-    expect((await one.run("ADD", portmapConf(MAPS, { backend: "iptables", prevResult: { ...PREV, ips: [PREV.ips[0]] } }))).code).toBe(0);
+    one.firewall.failWhen = (op) =>
+      op.op.startsWith("ipt.") && "family" in op && op.family === 6 ? "ip6tables: no IPv6" : undefined;
+    expect(
+      (await one.run("ADD", portmapConf(MAPS, { backend: "iptables", prevResult: { ...PREV, ips: [PREV.ips[0]] } })))
+        .code,
+    ).toBe(0);
     expect((await one.run("DEL", portmapConf(MAPS, { backend: "iptables" }))).code).toBe(0);
     expect(JSON.stringify(one.firewall.dump())).not.toContain(DN);
     const w = new World({ support: { iptables: false, nftables: false } });
@@ -164,7 +191,12 @@ describe("portmap ADD", () => {
 
   test("CHECK without prevResult fails with 'Required prevResult missing'", async () => {
     const w = new World();
-    const r = await w.run("CHECK", { cniVersion: "1.0.0", name: "net", type: "portmap", runtimeConfig: { portMappings: MAPS } });
+    const r = await w.run("CHECK", {
+      cniVersion: "1.0.0",
+      name: "net",
+      type: "portmap",
+      runtimeConfig: { portMappings: MAPS },
+    });
     expect(r.json().msg).toBe("Required prevResult missing");
   });
 });

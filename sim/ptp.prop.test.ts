@@ -14,16 +14,32 @@ const RANGES = {
 };
 
 function network(version: string): fc.Arbitrary<NetworkUnderTest> {
-  return fc.record({ family: fc.constantFrom("v4", "v6", "dual") as fc.Arbitrary<keyof typeof RANGES>, mtu: fc.constantFrom(0, 1280, 1500) }).map(({ family, mtu }) => ({
-    plugin: "ptp" as const,
-    version,
-    shared: [],
-    config: { cniVersion: version, name: "ptpnet", type: "ptp", mtu, ipam: { type: "host-local", ranges: RANGES[family] } },
-  }));
+  return fc
+    .record({
+      family: fc.constantFrom("v4", "v6", "dual") as fc.Arbitrary<keyof typeof RANGES>,
+      mtu: fc.constantFrom(0, 1280, 1500),
+    })
+    .map(({ family, mtu }) => ({
+      plugin: "ptp" as const,
+      version,
+      shared: [],
+      config: {
+        cniVersion: version,
+        name: "ptpnet",
+        type: "ptp",
+        mtu,
+        ipam: { type: "host-local", ranges: RANGES[family] },
+      },
+    }));
 }
 
 describe("ptp model", () => {
   test.each([...VERSIONS])("random ADD, CHECK, DEL and failing ADDs keep the invariants at %s", async (version) => {
-    await fc.assert(fc.asyncProperty(network(version), fc.integer({ min: 1, max: 1 << 30 }), commands(), (net, seed, cmds) => runModel(net, seed, cmds)), { numRuns: 40 });
+    await fc.assert(
+      fc.asyncProperty(network(version), fc.integer({ min: 1, max: 1 << 30 }), commands(), (net, seed, cmds) =>
+        runModel(net, seed, cmds),
+      ),
+      { numRuns: 40 },
+    );
   });
 });

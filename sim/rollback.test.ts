@@ -13,11 +13,30 @@ const NS = "/var/run/netns/rb";
 
 const NETWORKS = {
   bridge: {
-    config: { cniVersion: "1.1.0", name: "rbnet", type: "bridge", bridge: "cni0", isDefaultGateway: true, vlan: 10, preserveDefaultVlan: false, mtu: 1400, ipam: { type: "host-local", ranges: [[{ subnet: "198.18.2.0/24" }], [{ subnet: "2001:db8:2::/64" }]] } },
+    config: {
+      cniVersion: "1.1.0",
+      name: "rbnet",
+      type: "bridge",
+      bridge: "cni0",
+      isDefaultGateway: true,
+      vlan: 10,
+      preserveDefaultVlan: false,
+      mtu: 1400,
+      ipam: { type: "host-local", ranges: [[{ subnet: "198.18.2.0/24" }], [{ subnet: "2001:db8:2::/64" }]] },
+    },
     shared: ["cni0"],
   },
   ptp: {
-    config: { cniVersion: "1.1.0", name: "rbnet", type: "ptp", ipam: { type: "host-local", ranges: [[{ subnet: "198.18.3.0/24" }], [{ subnet: "2001:db8:3::/64" }]], routes: [{ dst: "0.0.0.0/0" }] } },
+    config: {
+      cniVersion: "1.1.0",
+      name: "rbnet",
+      type: "ptp",
+      ipam: {
+        type: "host-local",
+        ranges: [[{ subnet: "198.18.3.0/24" }], [{ subnet: "2001:db8:3::/64" }]],
+        routes: [{ dst: "0.0.0.0/0" }],
+      },
+    },
     shared: [],
   },
 } as const;
@@ -49,7 +68,10 @@ describe.each(["bridge", "ptp"] as const)("%s rollback", (plugin) => {
       expect({ k, host: hostWithoutShared(h.kernel.snapshot(HOST), shared) }).toEqual({ k, host: baseline });
       expect({ k, reserved: h.reserved("rbnet") }).toEqual({ k, reserved: [] });
       // What stayed is usable: the same ADD now succeeds.
-      expect({ k, retry: (await h.run(plugin, "ADD", { config, containerID: "c", netns: NS })).json?.msg }).toEqual({ k, retry: undefined });
+      expect({ k, retry: (await h.run(plugin, "ADD", { config, containerID: "c", netns: NS })).json?.msg }).toEqual({
+        k,
+        retry: undefined,
+      });
     }
   });
 });

@@ -30,11 +30,23 @@ export function containerWith(ips: readonly TestIp[] = DUAL, extra: readonly Ker
     { op: "veth.add", ns: NS, name: "eth0", peer: { name: "v0", ns: HOST } },
     { op: "link.set", ns: NS, name: "eth0", up: true },
     { op: "link.set", ns: HOST, name: "v0", up: true },
-    ...ips.map((ip): KernelOp => ({ op: "addr.add", ns: NS, dev: "eth0", cidr: ip.address, ...(ip.address.includes(":") && { nodad: true }) })),
+    ...ips.map(
+      (ip): KernelOp => ({
+        op: "addr.add",
+        ns: NS,
+        dev: "eth0",
+        cidr: ip.address,
+        ...(ip.address.includes(":") && { nodad: true }),
+      }),
+    ),
   ];
   const gw4 = ips.find((ip) => !ip.address.includes(":") && ip.gateway !== undefined)?.gateway;
   const gw6 = ips.find((ip) => ip.address.includes(":") && ip.gateway !== undefined)?.gateway;
-  if (gw4 !== undefined) ops.push({ op: "route.add", ns: NS, dst: "0.0.0.0/0", gw: gw4, dev: "eth0" }, { op: "route.add", ns: NS, dst: "198.18.8.0/24", gw: gw4, dev: "eth0" });
+  if (gw4 !== undefined)
+    ops.push(
+      { op: "route.add", ns: NS, dst: "0.0.0.0/0", gw: gw4, dev: "eth0" },
+      { op: "route.add", ns: NS, dst: "198.18.8.0/24", gw: gw4, dev: "eth0" },
+    );
   if (gw6 !== undefined) ops.push({ op: "route.add", ns: NS, dst: "::/0", gw: gw6, dev: "eth0" });
   k.applySync([...ops, ...extra]);
   return k;
@@ -42,14 +54,30 @@ export function containerWith(ips: readonly TestIp[] = DUAL, extra: readonly Ker
 
 /** A prevResult listing `ips` on `eth0` in NS. */
 export function prevResult(ips: readonly TestIp[] = DUAL): Record<string, unknown> {
-  return { cniVersion: "1.0.0", interfaces: [{ name: "eth0", sandbox: NS }], ips: ips.map((ip) => ({ ...ip, interface: 0 })) };
+  return {
+    cniVersion: "1.0.0",
+    interfaces: [{ name: "eth0", sandbox: NS }],
+    ips: ips.map((ip) => ({ ...ip, interface: 0 })),
+  };
 }
 
 /** Runs a plugin once through the skel; returns its exit code, stdout and warnings. */
-export async function runPlugin(def: PluginDefinition, command: string, config: Record<string, unknown>, env: Record<string, string> = {}) {
+export async function runPlugin(
+  def: PluginDefinition,
+  command: string,
+  config: Record<string, unknown>,
+  env: Record<string, string> = {},
+) {
   let stdout = "";
   const io: PluginIO = {
-    env: { CNI_COMMAND: command, CNI_CONTAINERID: "ctr1", CNI_NETNS: NS, CNI_IFNAME: "eth0", CNI_PATH: "/opt/cni/bin", ...env },
+    env: {
+      CNI_COMMAND: command,
+      CNI_CONTAINERID: "ctr1",
+      CNI_NETNS: NS,
+      CNI_IFNAME: "eth0",
+      CNI_PATH: "/opt/cni/bin",
+      ...env,
+    },
     readStdin: async () => new TextEncoder().encode(JSON.stringify(config)),
     stdout: (s) => void (stdout += s),
     stderr: () => {},

@@ -16,14 +16,29 @@ const ipsArb: fc.Arbitrary<TestIp[]> = fc
   .record({ v4: fc.integer({ min: 0, max: 2 }), v6: fc.integer({ min: 0, max: 2 }), gw: fc.boolean() })
   .filter((r) => r.v4 + r.v6 > 0)
   .map((r) => [
-    ...Array.from({ length: r.v4 }, (_, i) => ({ address: `198.18.0.${5 + i}/24`, ...(r.gw && { gateway: "198.18.0.1" }) })),
-    ...Array.from({ length: r.v6 }, (_, i) => ({ address: `2001:db8::${5 + i}/64`, ...(r.gw && { gateway: "2001:db8::1" }) })),
+    ...Array.from({ length: r.v4 }, (_, i) => ({
+      address: `198.18.0.${5 + i}/24`,
+      ...(r.gw && { gateway: "198.18.0.1" }),
+    })),
+    ...Array.from({ length: r.v6 }, (_, i) => ({
+      address: `2001:db8::${5 + i}/64`,
+      ...(r.gw && { gateway: "2001:db8::1" }),
+    })),
   ]);
 const takenArb = fc.uniqueArray(fc.integer({ min: 100, max: 104 }), { maxLength: 3 });
-const confArb = fc.record({ table: fc.option(fc.integer({ min: 200, max: 300 }), { nil: undefined }), hints: fc.boolean() });
+const confArb = fc.record({
+  table: fc.option(fc.integer({ min: 200, max: 300 }), { nil: undefined }),
+  hints: fc.boolean(),
+});
 
 function setup(ips: TestIp[], taken: number[]) {
-  const extra: KernelOp[] = taken.map((t, i) => ({ op: "rule.add", ns: NS, priority: 10 + i, to: "198.18.200.0/24", table: t }));
+  const extra: KernelOp[] = taken.map((t, i) => ({
+    op: "rule.add",
+    ns: NS,
+    priority: 10 + i,
+    to: "198.18.200.0/24",
+    table: t,
+  }));
   const kernel = containerWith(ips, extra);
   const sbr = sbrDefinition({ kernel, warn: () => {} });
   return { kernel, sbr };
@@ -47,10 +62,14 @@ describe("sbr on the fake kernel", () => {
         const before = await kernel.rules(NS);
         expect((await runPlugin(sbr, "ADD", conf)).code).toBe(0);
         expect((await runPlugin(sbr, "CHECK", conf)).code).toBe(0);
-        const added = (await kernel.rules(NS)).filter((r) => !before.some((b) => JSON.stringify(b) === JSON.stringify(r)));
+        const added = (await kernel.rules(NS)).filter(
+          (r) => !before.some((b) => JSON.stringify(b) === JSON.stringify(r)),
+        );
         expect(added.length).toBe(ips.length);
         const victim = added[pick % added.length]!;
-        kernel.applySync([{ op: "rule.del", ns: NS, priority: victim.priority, from: victim.from, table: victim.table }]);
+        kernel.applySync([
+          { op: "rule.del", ns: NS, priority: victim.priority, from: victim.from, table: victim.table },
+        ]);
         const r = await runPlugin(sbr, "CHECK", conf);
         expect(r.code).toBe(1);
         expect(r.json().code).toBe(999);
@@ -98,7 +117,9 @@ describe("sbr on the fake kernel", () => {
         kernel.clearFailures();
         if (r.code === 0) return; // the failure fell on a best-effort hint
         expect(r.json().code).toBe(999);
-        expect(String(r.json().msg)).toMatch(/^(Failed to add rule|failed to add rule|Failed to add default route to [0-9a-f.:]+|Failed to readd route|Failed to delete route): file exists$/);
+        expect(String(r.json().msg)).toMatch(
+          /^(Failed to add rule|failed to add rule|Failed to add default route to [0-9a-f.:]+|Failed to readd route|Failed to delete route): file exists$/,
+        );
         expect(kernel.snapshot(NS)).toEqual(baseline);
       }),
       { numRuns: 60 },
@@ -109,7 +130,9 @@ describe("sbr on the fake kernel", () => {
     const { sbr } = setup([{ address: "198.18.0.5/24" }], []);
     const r = await runPlugin(sbr, "ADD", { cniVersion: "1.0.0", name: "n", type: "sbr" });
     expect(r.json()).toMatchObject({ code: 7, msg: "This plugin must be called as chained plugin" });
-    const r2 = await runPlugin(sbr, "ADD", config([{ address: "198.18.0.5/24" }], { table: undefined, hints: false }), { CNI_IFNAME: "eth9" });
+    const r2 = await runPlugin(sbr, "ADD", config([{ address: "198.18.0.5/24" }], { table: undefined, hints: false }), {
+      CNI_IFNAME: "eth9",
+    });
     expect(r2.json()).toMatchObject({ code: 999, msg: "Cannot find network interface eth9: Link not found" });
   });
 

@@ -78,7 +78,12 @@ export class SublinkHarness {
       CNI_ARGS: inv.cniArgs ?? "",
       CNI_PATH: "/opt/cni/bin",
     };
-    const io = { env, readStdin: async () => new TextEncoder().encode(JSON.stringify(inv.config)), stdout: (s: string) => void (stdout += s), stderr: (s: string) => void (stderr += s) };
+    const io = {
+      env,
+      readStdin: async () => new TextEncoder().encode(JSON.stringify(inv.config)),
+      stdout: (s: string) => void (stdout += s),
+      stderr: (s: string) => void (stderr += s),
+    };
     const code = await pluginMain(DEFINITIONS[plugin](this.ports), io, { sameNetns: () => false });
     let json: Record<string, unknown> | undefined;
     try {

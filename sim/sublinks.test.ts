@@ -15,8 +15,16 @@ describe("the interface plugins on the fake kernel", () => {
     const h = new SublinkHarness();
     const add = await h.run("macvlan", "ADD", { config: mac });
     expect(add.code).toBe(0);
-    expect(h.kernel.log.find((op) => op.op === "macvlan.add")).toMatchObject({ ns: HOST, parent: "vp0", mode: "bridge", into: CONTAINERS[0] });
-    expect(add.json).toMatchObject({ interfaces: [{ name: "eth0", sandbox: CONTAINERS[0] }], ips: [{ address: "198.18.8.2/24", interface: 0 }] });
+    expect(h.kernel.log.find((op) => op.op === "macvlan.add")).toMatchObject({
+      ns: HOST,
+      parent: "vp0",
+      mode: "bridge",
+      into: CONTAINERS[0],
+    });
+    expect(add.json).toMatchObject({
+      interfaces: [{ name: "eth0", sandbox: CONTAINERS[0] }],
+      ips: [{ address: "198.18.8.2/24", interface: 0 }],
+    });
     expect(h.snapshots()[1]?.sysctls["net.ipv4.conf.eth0.arp_notify"]).toBe("1");
   });
 
@@ -30,23 +38,47 @@ describe("the interface plugins on the fake kernel", () => {
 
   test("a missing master fails as Go's netlink does; ipvlan names the master", async () => {
     const h = new SublinkHarness();
-    expect((await h.run("macvlan", "ADD", { config: { ...mac, master: "nope" } })).json).toMatchObject({ code: 999, msg: "Link not found" });
-    expect((await h.run("ipvlan", "ADD", { config: { ...mac, type: "ipvlan", master: "nope" } })).json).toMatchObject({ code: 999, msg: 'failed to lookup master "nope": Link not found' });
+    expect((await h.run("macvlan", "ADD", { config: { ...mac, master: "nope" } })).json).toMatchObject({
+      code: 999,
+      msg: "Link not found",
+    });
+    expect((await h.run("ipvlan", "ADD", { config: { ...mac, type: "ipvlan", master: "nope" } })).json).toMatchObject({
+      code: 999,
+      msg: 'failed to lookup master "nope": Link not found',
+    });
     expect(h.reserved("subnet")).toEqual([]);
   });
 
   test("an L2 macvlan is only brought up, and its result lists the interface alone", async () => {
     const h = new SublinkHarness();
-    const add = await h.run("macvlan", "ADD", { config: { cniVersion: "1.0.0", name: "l2", type: "macvlan", mode: "private" } });
-    expect(add.json).toEqual({ cniVersion: "1.0.0", interfaces: [{ name: "eth0", mac: expect.any(String), sandbox: CONTAINERS[0] }] });
-    expect(await h.kernel.link(CONTAINERS[0], "eth0")).toMatchObject({ kind: "macvlan", macvlanMode: "private", up: true });
+    const add = await h.run("macvlan", "ADD", {
+      config: { cniVersion: "1.0.0", name: "l2", type: "macvlan", mode: "private" },
+    });
+    expect(add.json).toEqual({
+      cniVersion: "1.0.0",
+      interfaces: [{ name: "eth0", mac: expect.any(String), sandbox: CONTAINERS[0] }],
+    });
+    expect(await h.kernel.link(CONTAINERS[0], "eth0")).toMatchObject({
+      kind: "macvlan",
+      macvlanMode: "private",
+      up: true,
+    });
   });
 
   test("ipvlan chained without IPAM takes the previous result's interface as master and applies its IPs", async () => {
     const h = new SublinkHarness();
-    const prevResult = { cniVersion: "1.0.0", interfaces: [{ name: "vp0" }], ips: [{ address: "198.18.77.5/24", gateway: "198.18.77.1", interface: 0 }] };
-    const add = await h.run("ipvlan", "ADD", { config: { cniVersion: "1.0.0", name: "ch", type: "ipvlan", prevResult } });
-    expect(add.json).toMatchObject({ interfaces: [{ name: "eth0", sandbox: CONTAINERS[0] }], ips: [{ address: "198.18.77.5/24", interface: 0 }] });
+    const prevResult = {
+      cniVersion: "1.0.0",
+      interfaces: [{ name: "vp0" }],
+      ips: [{ address: "198.18.77.5/24", gateway: "198.18.77.1", interface: 0 }],
+    };
+    const add = await h.run("ipvlan", "ADD", {
+      config: { cniVersion: "1.0.0", name: "ch", type: "ipvlan", prevResult },
+    });
+    expect(add.json).toMatchObject({
+      interfaces: [{ name: "eth0", sandbox: CONTAINERS[0] }],
+      ips: [{ address: "198.18.77.5/24", interface: 0 }],
+    });
     expect((await h.kernel.addresses(CONTAINERS[0], "eth0")).map((a) => a.cidr)).toContain("198.18.77.5/24");
   });
 
@@ -55,8 +87,13 @@ describe("the interface plugins on the fake kernel", () => {
     const add = await h.run("macvlan", "ADD", { config: mac });
     const check = await h.run("macvlan", "CHECK", { config: { ...mac, mode: "vepa", prevResult: add.json } });
     expect(check.json?.msg).toBe("container macvlan mode bridge does not match expected value: vepa");
-    h.kernel.applySync([{ op: "link.del", ns: CONTAINERS[0], name: "eth0" }, { op: "dummy.add", ns: CONTAINERS[0], name: "eth0" }]);
-    expect((await h.run("macvlan", "CHECK", { config: { ...mac, prevResult: add.json } })).json?.msg).toBe("error: Container interface eth0 not of type macvlan");
+    h.kernel.applySync([
+      { op: "link.del", ns: CONTAINERS[0], name: "eth0" },
+      { op: "dummy.add", ns: CONTAINERS[0], name: "eth0" },
+    ]);
+    expect((await h.run("macvlan", "CHECK", { config: { ...mac, prevResult: add.json } })).json?.msg).toBe(
+      "error: Container interface eth0 not of type macvlan",
+    );
     expect((await h.run("macvlan", "CHECK", { config: mac })).json?.msg).toBe("required prevResult missing");
   });
 
@@ -84,7 +121,9 @@ describe("the interface plugins on the fake kernel", () => {
   test("vlan wraps IPAM's failure as the reference and removes the link it made", async () => {
     const h = new SublinkHarness();
     const before = h.snapshots();
-    const add = await h.run("vlan", "ADD", { config: { cniVersion: "1.0.0", name: "v", type: "vlan", master: "vp0", vlanId: 5, ipam: { type: "nope" } } });
+    const add = await h.run("vlan", "ADD", {
+      config: { cniVersion: "1.0.0", name: "v", type: "vlan", master: "vp0", vlanId: 5, ipam: { type: "nope" } },
+    });
     expect(add.json?.msg).toBe('failed to execute IPAM delegate: failed to find plugin "nope" in path [/opt/cni/bin]');
     expect(h.snapshots()).toEqual(before);
   });
@@ -96,7 +135,9 @@ describe("the interface plugins on the fake kernel", () => {
     expect((await h.run("ipvlan", "STATUS", { config: untyped("ipvlan") })).code).toBe(0);
     expect((await h.run("vlan", "STATUS", { config: untyped("vlan") })).json?.msg).toBe("no plugin name provided");
     expect((await h.run("dummy", "STATUS", { config: untyped("dummy") })).json?.msg).toBe("no plugin name provided");
-    expect((await h.run("macvlan", "STATUS", { config: { ...untyped("macvlan"), ipam: { type: "nope" } } })).code).toBe(1);
+    expect((await h.run("macvlan", "STATUS", { config: { ...untyped("macvlan"), ipam: { type: "nope" } } })).code).toBe(
+      1,
+    );
   });
 
   test("two macvlans on one master live side by side in two containers; deleting the master's peer removes both", async () => {

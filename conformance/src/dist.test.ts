@@ -19,7 +19,11 @@ const root = !skipUnless("conformance's kernel cases (lo.*)", missingRoot());
 
 test(`the plugins in ${dir} pass every conformance case`, async () => {
   if (process.env.TSCNI_PLUGIN_DIR === undefined && !existsSync(join(dir, "loopback"))) {
-    const build = Bun.spawnSync([process.execPath, "run", "scripts/build.ts"], { cwd: repo, stdout: "inherit", stderr: "inherit" });
+    const build = Bun.spawnSync([process.execPath, "run", "scripts/build.ts"], {
+      cwd: repo,
+      stdout: "inherit",
+      stderr: "inherit",
+    });
     expect(build.exitCode).toBe(0);
   }
   const rows = await runConformance({ dir, cases: ALL_CASES, root });
@@ -31,5 +35,6 @@ test(`the plugins in ${dir} pass every conformance case`, async () => {
   // Our binary has these plugins; their cases must have run, not been skipped as missing.
   expect(rows.filter((r) => r.reason.startsWith("no executable"))).toEqual([]);
   // Ours speaks 1.1.0 and has the tscni extensions (hl.status-full): only root may skip a case.
-  if (process.env.TSCNI_PLUGIN_DIR === undefined) expect(rows.filter((r) => r.status === "skip" && !r.reason.startsWith("needs root"))).toEqual([]);
+  if (process.env.TSCNI_PLUGIN_DIR === undefined)
+    expect(rows.filter((r) => r.status === "skip" && !r.reason.startsWith("needs root"))).toEqual([]);
 }, 300_000);

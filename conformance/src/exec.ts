@@ -9,7 +9,12 @@ import type { Outcome } from "./types.ts";
  *
  * @example await execPlugin("/opt/cni/bin/loopback", { CNI_COMMAND: "VERSION" }, "")
  */
-export async function execPlugin(bin: string, env: Record<string, string>, stdin: string, timeoutMs = 20_000): Promise<Outcome> {
+export async function execPlugin(
+  bin: string,
+  env: Record<string, string>,
+  stdin: string,
+  timeoutMs = 20_000,
+): Promise<Outcome> {
   const proc = Bun.spawn([bin], {
     env: { PATH: process.env.PATH ?? "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", ...env },
     stdin: new TextEncoder().encode(stdin),
@@ -22,7 +27,11 @@ export async function execPlugin(bin: string, env: Record<string, string>, stdin
     proc.kill("SIGKILL");
   }, timeoutMs);
   try {
-    const [stdout, stderr, exitCode] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    const [stdout, stderr, exitCode] = await Promise.all([
+      new Response(proc.stdout).text(),
+      new Response(proc.stderr).text(),
+      proc.exited,
+    ]);
     return { exitCode, stdout, stderr, timedOut };
   } finally {
     clearTimeout(timer);

@@ -45,7 +45,10 @@ export function expectError(out: Outcome, code?: number): WireError {
   check(out.exitCode !== 0, `expected a failure${code === undefined ? "" : ` with code ${code}`}, got ${show(out)}`);
   const e = stdoutJson(out) as Partial<WireError> | null;
   check(typeof e === "object" && e !== null && !Array.isArray(e), `the error on stdout is not an object: ${show(out)}`);
-  check(typeof e.code === "number" && typeof e.msg === "string", `the error object needs a numeric code and a string msg: ${show(out)}`);
+  check(
+    typeof e.code === "number" && typeof e.msg === "string",
+    `the error object needs a numeric code and a string msg: ${show(out)}`,
+  );
   if (code !== undefined) check(e.code === code, `expected code ${code}, got ${e.code} (${JSON.stringify(e.msg)})`);
   return e as WireError;
 }
@@ -74,7 +77,11 @@ export function sameJson(a: unknown, b: unknown): boolean {
   const canon = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(canon);
     if (typeof v === "object" && v !== null) {
-      return Object.fromEntries(Object.keys(v).sort().map((k) => [k, canon((v as Record<string, unknown>)[k])]));
+      return Object.fromEntries(
+        Object.keys(v)
+          .sort()
+          .map((k) => [k, canon((v as Record<string, unknown>)[k])]),
+      );
     }
     return v;
   };

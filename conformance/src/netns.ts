@@ -13,7 +13,11 @@ export interface TestNetns {
 /** Runs `ip` and returns stdout; throws with stderr on failure. */
 export async function ip(args: readonly string[]): Promise<string> {
   const proc = Bun.spawn(["ip", ...args], { stdout: "pipe", stderr: "pipe" });
-  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const [out, err, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   if (code !== 0) throw new Error(`ip ${args.join(" ")}: ${err.trim()}`);
   return out;
 }

@@ -30,7 +30,15 @@ export function formatReport(rows: readonly Row[]): string {
   const all = [head, ...rows];
   const w = (k: "id" | "plugin" | "rule" | "status") => Math.max(...all.map((r) => r[k].length));
   const line = (r: typeof head) =>
-    [r.id.padEnd(w("id")), r.plugin.padEnd(w("plugin")), r.rule.padEnd(w("rule")), r.status.padEnd(w("status")), r.reason].join("  ").trimEnd();
+    [
+      r.id.padEnd(w("id")),
+      r.plugin.padEnd(w("plugin")),
+      r.rule.padEnd(w("rule")),
+      r.status.padEnd(w("status")),
+      r.reason,
+    ]
+      .join("  ")
+      .trimEnd();
   const s = summarize(rows);
   const tail = [`${s.passed} passed, ${s.failed} failed`];
   if (s.skipped > 0) tail.push(`${s.skipped} skipped`);

@@ -48,7 +48,11 @@ describe("the runner judges plugins, and its cases can fail", () => {
   });
 
   test("plugins missing from the directory are skipped, with the reason", async () => {
-    const rows = await runConformance({ dir: pluginDir("only-lo", "exit 1"), cases: FRAMEWORK_CASES.slice(0, 1), plugins: ["host-local"] });
+    const rows = await runConformance({
+      dir: pluginDir("only-lo", "exit 1"),
+      cases: FRAMEWORK_CASES.slice(0, 1),
+      plugins: ["host-local"],
+    });
     expect(rows).toEqual([]);
     const named = await runConformance({
       dir: join(root, "only-lo"),
@@ -67,7 +71,9 @@ describe("the runner judges plugins, and its cases can fail", () => {
   });
 
   test("a directory that does not exist is an error", async () => {
-    await expect(runConformance({ dir: join(root, "nope"), cases: FRAMEWORK_CASES })).rejects.toThrow('plugin directory "');
+    await expect(runConformance({ dir: join(root, "nope"), cases: FRAMEWORK_CASES })).rejects.toThrow(
+      'plugin directory "',
+    );
   });
 });
 

@@ -10,7 +10,22 @@ import { Skip } from "./types.ts";
 import type { Call, CaseContext, ConformanceCase, Outcome, Row } from "./types.ts";
 
 /** Plugin names the framework cases are run against when present in the directory. */
-export const KNOWN_PLUGINS: readonly string[] = ["loopback", "host-local", "bridge", "ptp", "portmap", "tuning", "static", "macvlan", "ipvlan", "vlan", "dummy", "dhcp", "host-device", "tap"];
+export const KNOWN_PLUGINS: readonly string[] = [
+  "loopback",
+  "host-local",
+  "bridge",
+  "ptp",
+  "portmap",
+  "tuning",
+  "static",
+  "macvlan",
+  "ipvlan",
+  "vlan",
+  "dummy",
+  "dhcp",
+  "host-device",
+  "tap",
+];
 
 /** Options of a run. */
 export interface RunOptions {
@@ -55,7 +70,8 @@ function contextFor(dir: string, plugin: string, root: boolean, tmp: string): Ca
     root,
     tmp,
     call: (command: string, call: Call = {}): Promise<Outcome> => {
-      const stdin = call.stdin === undefined ? "" : typeof call.stdin === "string" ? call.stdin : JSON.stringify(call.stdin);
+      const stdin =
+        call.stdin === undefined ? "" : typeof call.stdin === "string" ? call.stdin : JSON.stringify(call.stdin);
       return execPlugin(bin, callEnv(dir, command, call.env ?? {}), stdin);
     },
   };
@@ -63,7 +79,8 @@ function contextFor(dir: string, plugin: string, root: boolean, tmp: string): Ca
 
 async function runOne(c: ConformanceCase, dir: string, plugin: string, root: boolean): Promise<Row> {
   const row = { id: c.id, plugin, rule: c.rule };
-  if (c.needsRoot === true && !root) return { ...row, status: "skip", reason: "needs root (it uses throwaway network namespaces)" };
+  if (c.needsRoot === true && !root)
+    return { ...row, status: "skip", reason: "needs root (it uses throwaway network namespaces)" };
   const tmp = mkdtempSync(join(tmpdir(), "tscni-conf-"));
   try {
     await c.run(contextFor(dir, plugin, root, tmp));
@@ -93,7 +110,13 @@ export async function runConformance(opts: RunOptions): Promise<Row[]> {
     for (const plugin of targets) {
       const row = present.includes(plugin)
         ? await runOne(c, opts.dir, plugin, root)
-        : { id: c.id, plugin, rule: c.rule, status: "skip" as const, reason: `no executable "${plugin}" in ${opts.dir}` };
+        : {
+            id: c.id,
+            plugin,
+            rule: c.rule,
+            status: "skip" as const,
+            reason: `no executable "${plugin}" in ${opts.dir}`,
+          };
       rows.push(row);
       opts.onRow?.(row);
     }

@@ -27,7 +27,11 @@ function networks(version: string, dataDir: string): Record<string, object> {
           bridge: "tcbr0",
           isGateway: true,
           isDefaultGateway: true,
-          ipam: { type: "host-local", ranges: [[{ subnet: "198.18.60.0/24" }], [{ subnet: "2001:db8:60::/64" }]], dataDir },
+          ipam: {
+            type: "host-local",
+            ranges: [[{ subnet: "198.18.60.0/24" }], [{ subnet: "2001:db8:60::/64" }]],
+            dataDir,
+          },
         },
         { type: "loopback" },
       ],
@@ -39,7 +43,12 @@ function networks(version: string, dataDir: string): Record<string, object> {
         {
           type: "ptp",
           mtu: 1400,
-          ipam: { type: "host-local", ranges: [[{ subnet: "198.18.61.0/24" }]], routes: [{ dst: "198.18.62.0/24", gw: "198.18.61.1" }], dataDir },
+          ipam: {
+            type: "host-local",
+            ranges: [[{ subnet: "198.18.61.0/24" }]],
+            routes: [{ dst: "198.18.62.0/24", gw: "198.18.61.1" }],
+            dataDir,
+          },
         },
       ],
     },
@@ -69,7 +78,8 @@ export interface Cycle {
  * prints `"dns":{}` at 1.0.0, §3.4).
  */
 function comparable(result: WireResult, w: World): unknown {
-  const sandbox = (s: string | undefined) => (s === undefined ? undefined : s.replace(w.netns(0), "<c0>").replace(w.netns(1), "<c1>"));
+  const sandbox = (s: string | undefined) =>
+    s === undefined ? undefined : s.replace(w.netns(0), "<c0>").replace(w.netns(1), "<c1>");
   const { dns, ...rest } = result;
   return {
     ...rest,
@@ -90,7 +100,8 @@ export async function attachCycle(runtime: Runtime, pluginDir: string, version: 
     const dataDir = join(w.dir, "ipam");
     const cacheDir = join(w.dir, "cache");
     mkdirSync(conf, { recursive: true });
-    for (const [name, list] of Object.entries(networks(version, dataDir))) writeFileSync(join(conf, `${name}.conflist`), JSON.stringify(list));
+    for (const [name, list] of Object.entries(networks(version, dataDir)))
+      writeFileSync(join(conf, `${name}.conflist`), JSON.stringify(list));
     const call = (cmd: "add" | "check" | "del", net: string, i: number) => ({
       cmd,
       net,
@@ -102,12 +113,14 @@ export async function attachCycle(runtime: Runtime, pluginDir: string, version: 
 
     const raw: WireResult[] = [];
     for (const i of [0, 1]) {
-      for (const net of [BRIDGE_NET, PTP_NET]) raw.push(JSON.parse(await mustRun(runtime, call("add", net, i))) as WireResult);
+      for (const net of [BRIDGE_NET, PTP_NET])
+        raw.push(JSON.parse(await mustRun(runtime, call("add", net, i))) as WireResult);
     }
     for (const i of [0, 1]) for (const net of [BRIDGE_NET, PTP_NET]) await mustRun(runtime, call("check", net, i));
 
     // c0 reaches c1 over the bridge (both families) and over the two ptp links via the host.
-    const addressOf = (r: WireResult | undefined, v6: boolean) => r?.ips?.map((ip) => ip.address.split("/")[0] ?? "").find((a) => a.includes(":") === v6) ?? "";
+    const addressOf = (r: WireResult | undefined, v6: boolean) =>
+      r?.ips?.map((ip) => ip.address.split("/")[0] ?? "").find((a) => a.includes(":") === v6) ?? "";
     const pings: Record<string, boolean> = {};
     for (const [label, address] of [
       ["bridge v4", addressOf(raw[2], false)],
@@ -127,7 +140,9 @@ export async function attachCycle(runtime: Runtime, pluginDir: string, version: 
       pings,
       leftInContainers: [await linkNames(w.containers[0] ?? ""), await linkNames(w.containers[1] ?? "")],
       leftOnHost: (await linkNames(w.host)).filter((l) => l !== "tcbr0"), // the bridge stays, like the reference's
-      leftReservations: [BRIDGE_NET, PTP_NET].flatMap((n) => dirFiles(join(dataDir, n))).filter((f) => f !== "lock" && !f.startsWith("last_reserved_ip.")),
+      leftReservations: [BRIDGE_NET, PTP_NET]
+        .flatMap((n) => dirFiles(join(dataDir, n)))
+        .filter((f) => f !== "lock" && !f.startsWith("last_reserved_ip.")),
       leftCache: dirFiles(join(cacheDir, "results")),
     };
   } finally {

@@ -24,14 +24,18 @@ export function comparableAnswer(a: Answer & { raw?: string }): unknown {
   if (out.result !== undefined && JSON.stringify(out.result.dns) === "{}") delete out.result.dns;
   if (typeof out.error?.details === "string") out.error.details = out.error.details.replace(' "1.1.0"]', "]");
   // Likewise the 1.x result type names the versions it parses (PR-2).
-  if (typeof out.error?.msg === "string") out.error.msg = out.error.msg.replace("result type supports [1.0.0 1.1.0]", "result type supports [1.0.0]");
+  if (typeof out.error?.msg === "string")
+    out.error.msg = out.error.msg.replace("result type supports [1.0.0 1.1.0]", "result type supports [1.0.0]");
   return canonical(out);
 }
 
 /** Both answers of `req`, compared; returns them for further checks. */
 export async function expectSame(twin: Twin, label: string, req: Req): Promise<Record<Side, Answer & { raw: string }>> {
   const a = await twin.call(req);
-  expect({ case: label, answer: comparableAnswer(a.ours) }).toEqual({ case: label, answer: comparableAnswer(a.reference) });
+  expect({ case: label, answer: comparableAnswer(a.ours) }).toEqual({
+    case: label,
+    answer: comparableAnswer(a.reference),
+  });
   return a;
 }
 
@@ -49,7 +53,10 @@ export interface VersionDifference {
  * documents what v1.1.1 does and still holds ours to SPEC (README "Known version differences").
  */
 export function expectVersionDifference(label: string, got: Record<Side, Answer>, want: VersionDifference): void {
-  const answers = (a: VersionDifference) => ({ reference: comparableAnswer(a.reference), ours: comparableAnswer(a.ours) });
+  const answers = (a: VersionDifference) => ({
+    reference: comparableAnswer(a.reference),
+    ours: comparableAnswer(a.ours),
+  });
   expect({ case: label, answers: answers(got) }).toEqual({ case: label, answers: answers(want) });
 }
 
@@ -88,10 +95,19 @@ export const ARGS_OR_CONFIG_CODE: KnownDifference = (ref) => (isArgsError(ref) ?
  * Both answers of `req` alike, or, where `known` maps the reference's answer to another,
  * ours equal to that (the reference's answer is what `known` recognised).
  */
-export async function expectSameOrKnown(twin: Twin, label: string, req: Req, known?: KnownDifference): Promise<Record<Side, Answer & { raw: string }>> {
+export async function expectSameOrKnown(
+  twin: Twin,
+  label: string,
+  req: Req,
+  known?: KnownDifference,
+): Promise<Record<Side, Answer & { raw: string }>> {
   const a = await twin.call(req);
   const ours = known?.(a.reference);
-  if (ours === undefined) expect({ case: label, answer: comparableAnswer(a.ours) }).toEqual({ case: label, answer: comparableAnswer(a.reference) });
+  if (ours === undefined)
+    expect({ case: label, answer: comparableAnswer(a.ours) }).toEqual({
+      case: label,
+      answer: comparableAnswer(a.reference),
+    });
   else expectVersionDifference(label, a, { reference: a.reference, ours });
   return a;
 }
@@ -117,10 +133,16 @@ export const OUR_HOST_VETH_ACCEPT_DAD = /^ipv6\/conf\/veth\*\/accept_dad [01]$/;
 export async function expectKeepAddrOnDown(twin: Twin, i: number, ifName: string): Promise<RegExp> {
   const read = async (side: Side) => {
     const ns = twin.sides[side].world.containers[i] ?? "";
-    return (await run(["ip", "netns", "exec", ns, "cat", `/proc/sys/net/ipv6/conf/${ifName}/keep_addr_on_down`])).stdout.trim();
+    return (
+      await run(["ip", "netns", "exec", ns, "cat", `/proc/sys/net/ipv6/conf/${ifName}/keep_addr_on_down`])
+    ).stdout.trim();
   };
   // v1.1.1 (Debian) differs: it leaves keep_addr_on_down 0; SPEC H-2 follows upstream main
-  expect({ ifName, reference: await read("reference"), ours: await read("ours") }).toEqual({ ifName, reference: "0", ours: "1" });
+  expect({ ifName, reference: await read("reference"), ours: await read("ours") }).toEqual({
+    ifName,
+    reference: "0",
+    ours: "1",
+  });
   return new RegExp(`^ipv6/conf/${ifName}/keep_addr_on_down [01]$`);
 }
 
@@ -133,9 +155,16 @@ function dropLines(state: unknown, drop: readonly RegExp[]): unknown {
 }
 
 /** Reads both sides' kernels and stores and expects them equal, but for lines matching `drop`. */
-export async function expectSameState(twin: Twin, label: string, drop: readonly RegExp[] = [OUR_HOST_VETH_ACCEPT_DAD]): Promise<void> {
+export async function expectSameState(
+  twin: Twin,
+  label: string,
+  drop: readonly RegExp[] = [OUR_HOST_VETH_ACCEPT_DAD],
+): Promise<void> {
   const [reference, ours] = await Promise.all([sideState(twin.sides.reference), sideState(twin.sides.ours)]);
-  expect({ after: label, state: canonical(dropLines(ours, drop)) }).toEqual({ after: label, state: canonical(dropLines(reference, drop)) });
+  expect({ after: label, state: canonical(dropLines(ours, drop)) }).toEqual({
+    after: label,
+    state: canonical(dropLines(reference, drop)),
+  });
 }
 
 /** Each side's own result of an ADD, parsed from what it printed (for a later prevResult). */

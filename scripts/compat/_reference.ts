@@ -67,7 +67,10 @@ export function announceSkip(file: string, reason: string | undefined): void {
  */
 export function buildGo(name: string): string {
   const src = join(GO_SRC, name);
-  const hash = createHash("sha256").update(readFileSync(join(src, "main.go"))).digest("hex").slice(0, 12);
+  const hash = createHash("sha256")
+    .update(readFileSync(join(src, "main.go")))
+    .digest("hex")
+    .slice(0, 12);
   const out = join(CACHE, "bin", `${name}-${hash}`);
   if (existsSync(out)) return out;
   mkdirSync(join(CACHE, "bin"), { recursive: true });
@@ -101,7 +104,10 @@ export interface Run {
 }
 
 /** Runs a command with exactly `env` and `stdin`, and collects its output. */
-export async function run(cmd: readonly string[], opts: { env?: Record<string, string>; stdin?: string; cwd?: string } = {}): Promise<Run> {
+export async function run(
+  cmd: readonly string[],
+  opts: { env?: Record<string, string>; stdin?: string; cwd?: string } = {},
+): Promise<Run> {
   const proc = Bun.spawn([...cmd], {
     env: { PATH: process.env.PATH ?? "/usr/sbin:/usr/bin:/sbin:/bin", ...opts.env },
     stdin: new TextEncoder().encode(opts.stdin ?? ""),
@@ -109,7 +115,11 @@ export async function run(cmd: readonly string[], opts: { env?: Record<string, s
     stderr: "pipe",
     ...(opts.cwd !== undefined ? { cwd: opts.cwd } : {}),
   });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   return { code, stdout, stderr };
 }
 

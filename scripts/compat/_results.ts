@@ -23,7 +23,8 @@ export function toOldLibrary(result: Json): Json {
   if (Array.isArray(out.routes)) out.routes = out.routes.map(_route);
   for (const key of ["ip4", "ip6"]) {
     const config = out[key] as Json | undefined;
-    if (config !== undefined && Array.isArray(config.routes)) out[key] = { ...config, routes: config.routes.map(_route) };
+    if (config !== undefined && Array.isArray(config.routes))
+      out[key] = { ...config, routes: config.routes.map(_route) };
   }
   if (Array.isArray(out.interfaces)) {
     out.interfaces = out.interfaces.map((i: Json) => {
@@ -48,7 +49,10 @@ export const EDGE_CASES: readonly EdgeCase[] = [
       cniVersion: "0.4.0",
       interfaces: [{ name: "eth0", mac: "c2:11:22:33:44:55", sandbox: "/var/run/netns/x" }],
       ips: [{ version: "6", interface: 0, address: "2001:db8::2/64", gateway: "2001:db8::1" }],
-      routes: [{ dst: "0.0.0.0/0", gw: "198.18.0.1" }, { dst: "::/0", gw: "2001:db8::1" }],
+      routes: [
+        { dst: "0.0.0.0/0", gw: "198.18.0.1" },
+        { dst: "::/0", gw: "2001:db8::1" },
+      ],
       dns: {},
     },
   },
@@ -89,22 +93,40 @@ export const EDGE_CASES: readonly EdgeCase[] = [
     result: {
       cniVersion: "0.2.0",
       ip4: { ip: "198.18.0.2/24", gateway: "198.18.0.1", routes: [{ dst: "0.0.0.0/0", gw: "198.18.0.1" }] },
-      dns: { nameservers: ["198.18.0.53", "2001:db8::53"], domain: "example.test", search: ["a.test", "b.test"], options: ["ndots:2", "rotate"] },
+      dns: {
+        nameservers: ["198.18.0.53", "2001:db8::53"],
+        domain: "example.test",
+        search: ["a.test", "b.test"],
+        options: ["ndots:2", "rotate"],
+      },
     },
   },
   {
     name: "no IP at all: cannot convert below 0.3.0",
-    result: { cniVersion: "1.0.0", interfaces: [{ name: "eth0", mac: "c2:11:22:33:44:55" }], routes: [{ dst: "0.0.0.0/0" }] },
+    result: {
+      cniVersion: "1.0.0",
+      interfaces: [{ name: "eth0", mac: "c2:11:22:33:44:55" }],
+      routes: [{ dst: "0.0.0.0/0" }],
+    },
   },
   {
     name: "an IPv6-only 1.0.0 result (CV-1)",
-    result: { cniVersion: "1.0.0", ips: [{ address: "2001:db8::5/128" }], routes: [{ dst: "0.0.0.0/0" }], dns: { search: ["x.test"] } },
+    result: {
+      cniVersion: "1.0.0",
+      ips: [{ address: "2001:db8::5/128" }],
+      routes: [{ dst: "0.0.0.0/0" }],
+      dns: { search: ["x.test"] },
+    },
   },
   {
     name: "a 0.1.0 result with both families and routes",
     result: {
       cniVersion: "0.1.0",
-      ip4: { ip: "198.18.0.2/24", gateway: "198.18.0.1", routes: [{ dst: "198.19.0.0/16", gw: "198.18.0.254" }, { dst: "0.0.0.0/0" }] },
+      ip4: {
+        ip: "198.18.0.2/24",
+        gateway: "198.18.0.1",
+        routes: [{ dst: "198.19.0.0/16", gw: "198.18.0.254" }, { dst: "0.0.0.0/0" }],
+      },
       ip6: { ip: "2001:db8::2/64", routes: [{ dst: "::/0", gw: "2001:db8::1" }] },
       dns: {},
     },
@@ -123,7 +145,11 @@ export const EDGE_CASES: readonly EdgeCase[] = [
   },
   {
     name: "an ip4 config holding an IPv6 address",
-    result: { cniVersion: "0.2.0", ip4: { ip: "2001:db8::9/64", routes: [{ dst: "::/0" }, { dst: "0.0.0.0/0" }] }, dns: {} },
+    result: {
+      cniVersion: "0.2.0",
+      ip4: { ip: "2001:db8::9/64", routes: [{ dst: "::/0" }, { dst: "0.0.0.0/0" }] },
+      dns: {},
+    },
   },
   {
     name: "IPv4-mapped IPv6 addresses",
@@ -167,17 +193,44 @@ export const EDGE_CASES: readonly EdgeCase[] = [
     result: {
       cniVersion: "1.0.0",
       ips: [{ address: "198.18.0.2/24" }, { address: "2001:db8::2/64" }],
-      routes: [{ dst: "198.19.0.0/16", gw: "2001:db8::1" }, { dst: "2001:db8:9::/48", gw: "198.18.0.1" }],
+      routes: [
+        { dst: "198.19.0.0/16", gw: "2001:db8::1" },
+        { dst: "2001:db8:9::/48", gw: "198.18.0.1" },
+      ],
     },
   },
 ];
 
 /** Malformed results: both sides must refuse them, and name the bad value alike. */
 export const INVALID_CASES: readonly (EdgeCase & { goMessage: string })[] = [
-  { name: "an IPv4 address with a leading zero", result: { cniVersion: "1.0.0", ips: [{ address: "198.018.0.5/24" }] }, goMessage: "invalid CIDR address: 198.018.0.5/24" },
-  { name: "an address without a prefix", result: { cniVersion: "0.4.0", ips: [{ version: "4", address: "198.18.0.5" }] }, goMessage: "invalid CIDR address: 198.18.0.5" },
-  { name: "an IPv6 address with a zone", result: { cniVersion: "1.0.0", ips: [{ address: "fe80::1%eth0/64" }] }, goMessage: "invalid CIDR address: fe80::1%eth0/64" },
-  { name: "a prefix longer than the address", result: { cniVersion: "0.2.0", ip4: { ip: "198.18.0.5/33" } }, goMessage: "invalid CIDR address: 198.18.0.5/33" },
-  { name: "a route to an invalid destination", result: { cniVersion: "1.0.0", ips: [{ address: "198.18.0.5/24" }], routes: [{ dst: "default" }] }, goMessage: "invalid CIDR address: default" },
-  { name: "an interface index that is not an integer", result: { cniVersion: "1.0.0", ips: [{ address: "198.18.0.5/24", interface: 1.5 }] }, goMessage: "cannot unmarshal number 1.5" },
+  {
+    name: "an IPv4 address with a leading zero",
+    result: { cniVersion: "1.0.0", ips: [{ address: "198.018.0.5/24" }] },
+    goMessage: "invalid CIDR address: 198.018.0.5/24",
+  },
+  {
+    name: "an address without a prefix",
+    result: { cniVersion: "0.4.0", ips: [{ version: "4", address: "198.18.0.5" }] },
+    goMessage: "invalid CIDR address: 198.18.0.5",
+  },
+  {
+    name: "an IPv6 address with a zone",
+    result: { cniVersion: "1.0.0", ips: [{ address: "fe80::1%eth0/64" }] },
+    goMessage: "invalid CIDR address: fe80::1%eth0/64",
+  },
+  {
+    name: "a prefix longer than the address",
+    result: { cniVersion: "0.2.0", ip4: { ip: "198.18.0.5/33" } },
+    goMessage: "invalid CIDR address: 198.18.0.5/33",
+  },
+  {
+    name: "a route to an invalid destination",
+    result: { cniVersion: "1.0.0", ips: [{ address: "198.18.0.5/24" }], routes: [{ dst: "default" }] },
+    goMessage: "invalid CIDR address: default",
+  },
+  {
+    name: "an interface index that is not an integer",
+    result: { cniVersion: "1.0.0", ips: [{ address: "198.18.0.5/24", interface: 1.5 }] },
+    goMessage: "cannot unmarshal number 1.5",
+  },
 ];

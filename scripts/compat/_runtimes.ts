@@ -40,7 +40,9 @@ export function runRuntime(runtime: Runtime, call: RuntimeCall): Promise<Run> {
 export async function mustRun(runtime: Runtime, call: RuntimeCall): Promise<string> {
   const out = await runRuntime(runtime, call);
   if (out.code !== 0) {
-    throw new Error(`${runtime} ${call.cmd} ${call.net} failed (exit ${out.code}): ${out.stdout.trim()} ${out.stderr.trim()}`);
+    throw new Error(
+      `${runtime} ${call.cmd} ${call.net} failed (exit ${out.code}): ${out.stdout.trim()} ${out.stderr.trim()}`,
+    );
   }
   return out.stdout;
 }

@@ -18,12 +18,24 @@ interface IpLink {
   address?: string;
   link_type?: string;
   promiscuity?: number;
-  linkinfo?: { info_kind?: string; info_data?: Record<string, unknown>; info_slave_kind?: string; info_slave_data?: Record<string, unknown> };
+  linkinfo?: {
+    info_kind?: string;
+    info_data?: Record<string, unknown>;
+    info_slave_kind?: string;
+    info_slave_data?: Record<string, unknown>;
+  };
 }
 
 interface IpAddr {
   ifname: string;
-  addr_info?: { family: string; local: string; prefixlen: number; broadcast?: string; scope?: string; noprefixroute?: boolean }[];
+  addr_info?: {
+    family: string;
+    local: string;
+    prefixlen: number;
+    broadcast?: string;
+    scope?: string;
+    noprefixroute?: boolean;
+  }[];
 }
 
 interface IpRoute {
@@ -70,7 +82,12 @@ async function links(s: SideCtx, ns: string): Promise<unknown[]> {
 async function addresses(s: SideCtx, ns: string): Promise<string[]> {
   const as = await ipJson<IpAddr>(ns, ["addr", "show"]);
   return as
-    .flatMap((l) => (l.addr_info ?? []).map((a) => `${normalizeText(s, l.ifname)} ${normalizeText(s, `${a.local}/${a.prefixlen}`)}${a.broadcast ? ` brd ${normalizeText(s, a.broadcast)}` : ""} ${a.scope ?? ""}${a.noprefixroute ? " noprefixroute" : ""}`))
+    .flatMap((l) =>
+      (l.addr_info ?? []).map(
+        (a) =>
+          `${normalizeText(s, l.ifname)} ${normalizeText(s, `${a.local}/${a.prefixlen}`)}${a.broadcast ? ` brd ${normalizeText(s, a.broadcast)}` : ""} ${a.scope ?? ""}${a.noprefixroute ? " noprefixroute" : ""}`,
+      ),
+    )
     .sort();
 }
 
@@ -80,12 +97,26 @@ async function addresses(s: SideCtx, ns: string): Promise<string[]> {
  * so the flag depends on when we look.
  */
 async function routes(s: SideCtx, ns: string): Promise<string[]> {
-  const rs = [...(await ipJson<IpRoute>(ns, ["-4", "route", "show"])), ...(await ipJson<IpRoute>(ns, ["-6", "route", "show"]))];
+  const rs = [
+    ...(await ipJson<IpRoute>(ns, ["-4", "route", "show"])),
+    ...(await ipJson<IpRoute>(ns, ["-6", "route", "show"])),
+  ];
   return rs
     .map((r) =>
       normalizeText(
         s,
-        [r.type && r.type !== "unicast" ? r.type : "", r.dst, r.gateway ? `via ${r.gateway}` : "", r.dev ? `dev ${r.dev}` : "", r.scope ? `scope ${r.scope}` : "", r.prefsrc ? `src ${r.prefsrc}` : "", r.protocol ? `proto ${r.protocol}` : "", r.metric !== undefined ? `metric ${r.metric}` : "", (r.flags ?? []).filter((f) => f !== "linkdown").join(","), ...(r.nexthops ?? []).map((h) => `nexthop via ${h.gateway ?? "-"} dev ${h.dev ?? "-"}`)]
+        [
+          r.type && r.type !== "unicast" ? r.type : "",
+          r.dst,
+          r.gateway ? `via ${r.gateway}` : "",
+          r.dev ? `dev ${r.dev}` : "",
+          r.scope ? `scope ${r.scope}` : "",
+          r.prefsrc ? `src ${r.prefsrc}` : "",
+          r.protocol ? `proto ${r.protocol}` : "",
+          r.metric !== undefined ? `metric ${r.metric}` : "",
+          (r.flags ?? []).filter((f) => f !== "linkdown").join(","),
+          ...(r.nexthops ?? []).map((h) => `nexthop via ${h.gateway ?? "-"} dev ${h.dev ?? "-"}`),
+        ]
           .filter((x) => x !== "")
           .join(" "),
       ),
@@ -94,11 +125,23 @@ async function routes(s: SideCtx, ns: string): Promise<string[]> {
 }
 
 const GLOBAL_SYSCTLS = ["net/ipv4/ip_forward", "net/ipv6/conf/all/forwarding"];
-const IF_SYSCTLS = ["ipv4/conf/IF/arp_notify", "ipv4/conf/IF/forwarding", "ipv6/conf/IF/accept_ra", "ipv6/conf/IF/accept_dad", "ipv6/conf/IF/enhanced_dad", "ipv6/conf/IF/keep_addr_on_down", "ipv6/conf/IF/disable_ipv6", "ipv6/conf/IF/ndisc_notify"];
+const IF_SYSCTLS = [
+  "ipv4/conf/IF/arp_notify",
+  "ipv4/conf/IF/forwarding",
+  "ipv6/conf/IF/accept_ra",
+  "ipv6/conf/IF/accept_dad",
+  "ipv6/conf/IF/enhanced_dad",
+  "ipv6/conf/IF/keep_addr_on_down",
+  "ipv6/conf/IF/disable_ipv6",
+  "ipv6/conf/IF/ndisc_notify",
+];
 
 /** The sysctls the plugins write, for every link of the namespace (lo included). */
 async function sysctls(s: SideCtx, ns: string, names: string[]): Promise<string[]> {
-  const files = [...GLOBAL_SYSCTLS.map((f) => `/proc/sys/${f}`), ...names.flatMap((n) => IF_SYSCTLS.map((f) => `/proc/sys/net/${f.replace("IF", n)}`))];
+  const files = [
+    ...GLOBAL_SYSCTLS.map((f) => `/proc/sys/${f}`),
+    ...names.flatMap((n) => IF_SYSCTLS.map((f) => `/proc/sys/net/${f.replace("IF", n)}`)),
+  ];
   const script = `for f in ${files.map((f) => `'${f}'`).join(" ")}; do [ -r "$f" ] && echo "$f $(cat "$f")"; done; true`;
   const out = await run(["ip", "netns", "exec", ns, "sh", "-c", script]);
   return out.stdout
@@ -111,7 +154,16 @@ async function sysctls(s: SideCtx, ns: string, names: string[]): Promise<string[
 /** The state of one namespace. */
 export async function nsState(s: SideCtx, ns: string): Promise<unknown> {
   const ls = await ipJson<IpLink>(ns, ["link", "show"]);
-  const [l, a, r, y] = await Promise.all([links(s, ns), addresses(s, ns), routes(s, ns), sysctls(s, ns, ls.map((x) => x.ifname))]);
+  const [l, a, r, y] = await Promise.all([
+    links(s, ns),
+    addresses(s, ns),
+    routes(s, ns),
+    sysctls(
+      s,
+      ns,
+      ls.map((x) => x.ifname),
+    ),
+  ]);
   return { links: l, addresses: a, routes: r, sysctls: y };
 }
 
@@ -127,13 +179,17 @@ export function storeState(s: SideCtx): Record<string, string> {
     if (net === ".tscni-index" || net === ".tscni-locks") continue;
     const dir = join(s.dataDir, net);
     if (!statSync(dir).isDirectory()) continue;
-    for (const f of readdirSync(dir).sort()) out[`${net}/${f}`] = normalizeText(s, readFileSync(join(dir, f), "latin1"));
+    for (const f of readdirSync(dir).sort())
+      out[`${net}/${f}`] = normalizeText(s, readFileSync(join(dir, f), "latin1"));
   }
   return out;
 }
 
 /** The whole side: host, every container, and the store. */
 export async function sideState(s: SideCtx): Promise<unknown> {
-  const [host, ...containers] = await Promise.all([nsState(s, s.world.host), ...s.world.containers.map((c) => nsState(s, c))]);
+  const [host, ...containers] = await Promise.all([
+    nsState(s, s.world.host),
+    ...s.world.containers.map((c) => nsState(s, c)),
+  ]);
   return { host, containers, store: storeState(s) };
 }

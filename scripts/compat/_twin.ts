@@ -113,7 +113,14 @@ function reduce(s: SideCtx, out: { code: number; stdout: string }): Answer {
   }
   if (out.code !== 0 && value !== null && typeof value === "object" && "code" in value) {
     const e = value as { code: unknown; msg: unknown; details?: unknown };
-    return { exit: out.code, error: { code: e.code, msg: e.msg, ...(e.details !== undefined && e.details !== "" ? { details: e.details } : {}) } };
+    return {
+      exit: out.code,
+      error: {
+        code: e.code,
+        msg: e.msg,
+        ...(e.details !== undefined && e.details !== "" ? { details: e.details } : {}),
+      },
+    };
   }
   return { exit: out.code, result: value };
 }
@@ -156,7 +163,10 @@ export class Twin {
   async callSide(s: SideCtx, req: Req): Promise<Answer & { raw: string; stderr: string }> {
     const config = req.config(s);
     const stdin = typeof config === "string" ? config : JSON.stringify(config);
-    const out = await run(["ip", "netns", "exec", s.world.host, join(s.bin, req.plugin)], { env: sideEnv(s, req), stdin });
+    const out = await run(["ip", "netns", "exec", s.world.host, join(s.bin, req.plugin)], {
+      env: sideEnv(s, req),
+      stdin,
+    });
     return { ...reduce(s, out), raw: out.stdout, stderr: out.stderr };
   }
 
@@ -166,7 +176,10 @@ export class Twin {
    */
   async call(req: Req): Promise<Record<Side, Answer & { raw: string }>> {
     const [reference, ours] = await Promise.all(SIDES.map((side) => this.callSide(this.sides[side], req)));
-    return { reference: { ...comparable(reference!, reference!), raw: reference!.raw }, ours: { ...comparable(ours!, reference!), raw: ours!.raw } };
+    return {
+      reference: { ...comparable(reference!, reference!), raw: reference!.raw },
+      ours: { ...comparable(ours!, reference!), raw: ours!.raw },
+    };
   }
 
   /** Runs a shell command in a namespace of each side; `ns` picks it per side. */

@@ -11,7 +11,11 @@ import { join } from "node:path";
 import { World, sh } from "../e2e/harness.ts";
 import { OUR_BIN_DIR, REFERENCE_PLUGINS, announceSkip, isRoot, missingReference } from "./_reference.ts";
 
-const missing = missingReference({ go: false }) ?? (existsSync(join(REFERENCE_PLUGINS, "bandwidth")) ? undefined : `missing ${REFERENCE_PLUGINS}/bandwidth (apt-get install containernetworking-plugins)`);
+const missing =
+  missingReference({ go: false }) ??
+  (existsSync(join(REFERENCE_PLUGINS, "bandwidth"))
+    ? undefined
+    : `missing ${REFERENCE_PLUGINS}/bandwidth (apt-get install containernetworking-plugins)`);
 const skip = missing ?? (isRoot() ? undefined : "not root (the cases create network namespaces)");
 announceSkip("bandwidth.compat.test.ts", skip);
 
@@ -26,7 +30,10 @@ function conf(containerNs: string, extra: Record<string, unknown>): Record<strin
     ...extra,
     prevResult: {
       cniVersion: "1.0.0",
-      interfaces: [{ name: HOST_VETH, mac: "02:00:00:00:00:01" }, { name: "eth0", mac: "02:00:00:00:00:02", sandbox: containerNs }],
+      interfaces: [
+        { name: HOST_VETH, mac: "02:00:00:00:00:01" },
+        { name: "eth0", mac: "02:00:00:00:00:02", sandbox: containerNs },
+      ],
       ips: [{ address: "198.18.90.2/24", gateway: "198.18.90.1", interface: 1 }],
     },
   };
@@ -34,9 +41,25 @@ function conf(containerNs: string, extra: Record<string, unknown>): Record<strin
 
 /** Runs `<dir>/bandwidth` in `host` as a runtime would. */
 async function bandwidth(dir: string, host: string, command: string, netns: string, config: object) {
-  const env = { PATH: process.env.PATH ?? "/usr/sbin:/usr/bin:/sbin:/bin", CNI_COMMAND: command, CNI_CONTAINERID: CID, CNI_NETNS: netns, CNI_IFNAME: "eth0", CNI_PATH: dir };
-  const proc = Bun.spawn(["ip", "netns", "exec", host, join(dir, "bandwidth")], { env, stdin: new TextEncoder().encode(JSON.stringify(config)), stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const env = {
+    PATH: process.env.PATH ?? "/usr/sbin:/usr/bin:/sbin:/bin",
+    CNI_COMMAND: command,
+    CNI_CONTAINERID: CID,
+    CNI_NETNS: netns,
+    CNI_IFNAME: "eth0",
+    CNI_PATH: dir,
+  };
+  const proc = Bun.spawn(["ip", "netns", "exec", host, join(dir, "bandwidth")], {
+    env,
+    stdin: new TextEncoder().encode(JSON.stringify(config)),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   return { code, stdout, stderr };
 }
 
@@ -47,11 +70,29 @@ async function tcState(ns: string): Promise<string> {
   return `${q}${f}`;
 }
 
-const ifbs = async (ns: string): Promise<string[]> => ((await sh(ns, ["ip", "-o", "link", "show", "type", "ifb"])).stdout.match(/bwp[0-9a-f]{12}/g) ?? []);
+const ifbs = async (ns: string): Promise<string[]> =>
+  (await sh(ns, ["ip", "-o", "link", "show", "type", "ifb"])).stdout.match(/bwp[0-9a-f]{12}/g) ?? [];
 
 async function veth(w: World): Promise<void> {
   for (const [ns, cmd] of [
-    [w.host, ["ip", "link", "add", HOST_VETH, "mtu", "1450", "type", "veth", "peer", "name", "eth0", "netns", w.containers[0]!]],
+    [
+      w.host,
+      [
+        "ip",
+        "link",
+        "add",
+        HOST_VETH,
+        "mtu",
+        "1450",
+        "type",
+        "veth",
+        "peer",
+        "name",
+        "eth0",
+        "netns",
+        w.containers[0]!,
+      ],
+    ],
     [w.host, ["ip", "link", "set", HOST_VETH, "up"]],
     [w.containers[0]!, ["ip", "link", "set", "eth0", "up"]],
   ] as const) {
@@ -97,13 +138,24 @@ describe.skipIf(skip !== undefined)("bandwidth against the reference v1.1.1", ()
         const o = await ourBw("ADD", conf(ours.netns(0), shape));
         expect([r.code, o.code]).toEqual([0, 0]);
         // libcni v1.1 prints an empty "dns":{} on 1.0.0 results; each ifb has its own random MAC.
-        const { dns, ...refResult } = JSON.parse(r.stdout.replaceAll(ref.netns(0), ours.netns(0))) as Record<string, unknown>;
+        const { dns, ...refResult } = JSON.parse(r.stdout.replaceAll(ref.netns(0), ours.netns(0))) as Record<
+          string,
+          unknown
+        >;
         expect(dns).toEqual({});
-        const strip = (x: unknown) => JSON.parse(JSON.stringify(x).replace(/"mac":"[0-9a-f:]{17}","name":"bwp/, '"name":"bwp').replace(/("name":"bwp[0-9a-f]{12}"),"mac":"[0-9a-f:]{17}"/, "$1"));
+        const strip = (x: unknown) =>
+          JSON.parse(
+            JSON.stringify(x)
+              .replace(/"mac":"[0-9a-f:]{17}","name":"bwp/, '"name":"bwp')
+              .replace(/("name":"bwp[0-9a-f]{12}"),"mac":"[0-9a-f:]{17}"/, "$1"),
+          );
         expect(strip(JSON.parse(o.stdout))).toEqual(strip(refResult));
         expect(await tcState(ours.host)).toBe(await tcState(ref.host));
         // Each CHECKs the other's qdiscs alike.
-        const [refOnOurs, ourOnRef] = [await refBw("CHECK", conf(ours.netns(0), shape), ours), await ourBw("CHECK", conf(ref.netns(0), shape), ref)];
+        const [refOnOurs, ourOnRef] = [
+          await refBw("CHECK", conf(ours.netns(0), shape), ours),
+          await ourBw("CHECK", conf(ref.netns(0), shape), ref),
+        ];
         expect([refOnOurs.code, refOnOurs.stdout]).toEqual([0, ""]);
         expect([ourOnRef.code, ourOnRef.stdout]).toEqual([0, ""]);
         // Each DELs the other's ADD: no ifb is left.
@@ -120,7 +172,11 @@ describe.skipIf(skip !== undefined)("bandwidth against the reference v1.1.1", ()
 
   test("an ADD the kernel refuses fails with the reference's message, and leaves nothing behind (the reference leaves its first steps)", async () => {
     // A 7-bit burst is 0 bytes: the kernel refuses the ifb's tbf, the last step.
-    const shape = { runtimeConfig: { bandwidth: { ingressRate: 100_000, ingressBurst: 1_000_000, egressRate: 3_000_000, egressBurst: 7 } } };
+    const shape = {
+      runtimeConfig: {
+        bandwidth: { ingressRate: 100_000, ingressBurst: 1_000_000, egressRate: 3_000_000, egressBurst: 7 },
+      },
+    };
     try {
       const r = await refBw("ADD", conf(ref.netns(0), shape));
       const o = await ourBw("ADD", conf(ours.netns(0), shape));
@@ -139,7 +195,8 @@ describe.skipIf(skip !== undefined)("bandwidth against the reference v1.1.1", ()
   test("a second ADD fails alike on the qdisc the first left", async () => {
     const shape = SHAPES[0]!;
     try {
-      for (const run of [refBw, ourBw]) expect((await run("ADD", conf((run === refBw ? ref : ours).netns(0), shape))).code).toBe(0);
+      for (const run of [refBw, ourBw])
+        expect((await run("ADD", conf((run === refBw ? ref : ours).netns(0), shape))).code).toBe(0);
       const r = await refBw("ADD", conf(ref.netns(0), shape));
       const o = await ourBw("ADD", conf(ours.netns(0), shape));
       expect([o.code, JSON.parse(o.stdout).msg]).toEqual([r.code, JSON.parse(r.stdout).msg]);
@@ -158,7 +215,23 @@ describe.skipIf(skip !== undefined)("bandwidth against the reference v1.1.1", ()
       expect((await ourBw("ADD", conf(ours.netns(0), shape))).code).toBe(0);
       for (const w of [ref, ours]) {
         await sh(w.host, ["tc", "qdisc", "del", "dev", HOST_VETH, "root"]);
-        await sh(w.host, ["tc", "qdisc", "add", "dev", HOST_VETH, "root", "handle", "1:", "tbf", "rate", "9mbit", "burst", "10000", "limit", "35000"]);
+        await sh(w.host, [
+          "tc",
+          "qdisc",
+          "add",
+          "dev",
+          HOST_VETH,
+          "root",
+          "handle",
+          "1:",
+          "tbf",
+          "rate",
+          "9mbit",
+          "burst",
+          "10000",
+          "limit",
+          "35000",
+        ]);
       }
       const r = await refBw("CHECK", conf(ref.netns(0), shape));
       const o = await ourBw("CHECK", conf(ours.netns(0), shape));
@@ -173,13 +246,28 @@ describe.skipIf(skip !== undefined)("bandwidth against the reference v1.1.1", ()
   test("ADD and CHECK fail alike without a veth peer or a netns", async () => {
     const shape = SHAPES[0]!;
     const run = async (dir: string, w: World, command: string, netns: string, ifName: string) => {
-      const env = { PATH: process.env.PATH ?? "/usr/sbin:/usr/bin:/sbin:/bin", CNI_COMMAND: command, CNI_CONTAINERID: CID, CNI_NETNS: netns, CNI_IFNAME: ifName, CNI_PATH: dir };
-      const proc = Bun.spawn(["ip", "netns", "exec", w.host, join(dir, "bandwidth")], { env, stdin: new TextEncoder().encode(JSON.stringify(conf(netns, shape))), stdout: "pipe" });
+      const env = {
+        PATH: process.env.PATH ?? "/usr/sbin:/usr/bin:/sbin:/bin",
+        CNI_COMMAND: command,
+        CNI_CONTAINERID: CID,
+        CNI_NETNS: netns,
+        CNI_IFNAME: ifName,
+        CNI_PATH: dir,
+      };
+      const proc = Bun.spawn(["ip", "netns", "exec", w.host, join(dir, "bandwidth")], {
+        env,
+        stdin: new TextEncoder().encode(JSON.stringify(conf(netns, shape))),
+        stdout: "pipe",
+      });
       const [stdout, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
       return [code, (JSON.parse(stdout) as { msg: string }).msg.replaceAll(w.netns(0), "NETNS")];
     };
     for (const command of ["ADD", "CHECK"]) {
-      for (const [netns, ifName] of [["", "lo"], ["", "eth9"], ["/var/run/netns/tscni-bw-gone", "eth0"]] as const) {
+      for (const [netns, ifName] of [
+        ["", "lo"],
+        ["", "eth9"],
+        ["/var/run/netns/tscni-bw-gone", "eth0"],
+      ] as const) {
         const r = await run(REFERENCE_PLUGINS, ref, command, netns || ref.netns(0), ifName);
         const o = await run(OUR_BIN_DIR, ours, command, netns || ours.netns(0), ifName);
         expect(o).toEqual(r);
@@ -188,7 +276,15 @@ describe.skipIf(skip !== undefined)("bandwidth against the reference v1.1.1", ()
     expect(await ifbs(ours.host)).toEqual([]);
   });
 
-  for (const bad of [{ ingressRate: 1000 }, { egressBurst: 1000 }, { egressRate: 1, egressBurst: 34_359_738_360 }, { ingressRate: -1 }, { runtimeConfig: { bandwidth: { egressRate: "x" } } }, { runtimeConfig: 5 }, { runtimeConfig: { bandwidth: [1] } }]) {
+  for (const bad of [
+    { ingressRate: 1000 },
+    { egressBurst: 1000 },
+    { egressRate: 1, egressBurst: 34_359_738_360 },
+    { ingressRate: -1 },
+    { runtimeConfig: { bandwidth: { egressRate: "x" } } },
+    { runtimeConfig: 5 },
+    { runtimeConfig: { bandwidth: [1] } },
+  ]) {
     test(`an invalid config fails with the reference's message (${JSON.stringify(bad)})`, async () => {
       const r = await refBw("ADD", conf(ref.netns(0), bad));
       const o = await ourBw("ADD", conf(ours.netns(0), bad));

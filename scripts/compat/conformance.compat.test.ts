@@ -11,7 +11,11 @@ import { OUR_CNI, REFERENCE_PLUGINS, announceSkip, isRoot, missingReference, run
 
 const skip = missingReference({ go: false });
 announceSkip("conformance.compat.test.ts", skip);
-if (skip === undefined) announceSkip("conformance.compat.test.ts, its kernel cases", isRoot() ? undefined : "not root (the kernel cases create network namespaces)");
+if (skip === undefined)
+  announceSkip(
+    "conformance.compat.test.ts, its kernel cases",
+    isRoot() ? undefined : "not root (the kernel cases create network namespaces)",
+  );
 
 /** Skips that are not the reference's fault: a spec version it does not support, or no root. */
 function justifiedSkip(row: Row): boolean {
@@ -32,7 +36,10 @@ describe.skipIf(skip !== undefined)("the conformance suite judges the reference 
     expect(describeRows(rows.filter((r) => r.status === "skip" && !justifiedSkip(r)))).toBe("");
     // Every known plugin was there and judged, each by at least the framework cases.
     for (const plugin of KNOWN_PLUGINS.filter((p) => p !== "dummy")) {
-      expect({ plugin, passed: rows.filter((r) => r.plugin === plugin && r.status === "pass").length > 5 }).toEqual({ plugin, passed: true });
+      expect({ plugin, passed: rows.filter((r) => r.plugin === plugin && r.status === "pass").length > 5 }).toEqual({
+        plugin,
+        passed: true,
+      });
     }
     // The plugin-specific cases ran too (loopback's need root).
     const passedIds = new Set(rows.filter((r) => r.status === "pass").map((r) => r.id));

@@ -32,7 +32,11 @@ function generated(): Line[] {
   const lines: Line[] = [];
   for (const from of OLD_LIB_VERSIONS) {
     const arb: fc.Arbitrary<object> =
-      from.startsWith("0.1") || from.startsWith("0.2") ? fc.oneof(result020(), result020(true)) : from === "1.0.0" ? result100() : result040();
+      from.startsWith("0.1") || from.startsWith("0.2")
+        ? fc.oneof(result020(), result020(true))
+        : from === "1.0.0"
+          ? result100()
+          : result040();
     const samples = fc.sample(arb, { numRuns: PER_VERSION, seed: SEED + lines.length });
     samples.forEach((r, i) => {
       const result = toOldLibrary({ ...r, cniVersion: from });
@@ -91,7 +95,9 @@ function disagreements(lines: readonly Line[], theirs: readonly Answer[], mine: 
     const a = comparable(mine[i] ?? { error: "no answer" });
     const b = comparable(theirs[i] ?? { error: "no answer" });
     if (JSON.stringify(a) !== JSON.stringify(b)) {
-      out.push(`${line.name} -> ${line.to}\n  input: ${JSON.stringify(line.result)}\n  ours:  ${JSON.stringify(a)}\n  go:    ${JSON.stringify(b)}`);
+      out.push(
+        `${line.name} -> ${line.to}\n  input: ${JSON.stringify(line.result)}\n  ours:  ${JSON.stringify(a)}\n  go:    ${JSON.stringify(b)}`,
+      );
     }
   });
   return out;
@@ -123,26 +129,42 @@ describe.skipIf(skip !== undefined)("result conversion agrees with libcni", () =
     const theirs = await reference(lines);
     INVALID_CASES.forEach((c, i) => {
       const mine = ours(lines[i] as Line);
-      expect({ case: c.name, go: theirs[i] }).toEqual({ case: c.name, go: { error: expect.stringContaining(c.goMessage) } });
-      expect({ case: c.name, ours: mine }).toEqual({ case: c.name, ours: { error: expect.stringContaining(c.goMessage) } });
+      expect({ case: c.name, go: theirs[i] }).toEqual({
+        case: c.name,
+        go: { error: expect.stringContaining(c.goMessage) },
+      });
+      expect({ case: c.name, ours: mine }).toEqual({
+        case: c.name,
+        ours: { error: expect.stringContaining(c.goMessage) },
+      });
     });
   });
 
-  test("a route without dst: libcni prints it as \"<nil>\", we refuse it ([DIFF], R-1)", async () => {
-    const line = { name: "route without dst", result: { cniVersion: "1.0.0", ips: [{ address: "198.18.0.5/24" }], routes: [{ gw: "198.18.0.1" }] }, to: "0.4.0" };
+  test('a route without dst: libcni prints it as "<nil>", we refuse it ([DIFF], R-1)', async () => {
+    const line = {
+      name: "route without dst",
+      result: { cniVersion: "1.0.0", ips: [{ address: "198.18.0.5/24" }], routes: [{ gw: "198.18.0.1" }] },
+      to: "0.4.0",
+    };
     const [theirs] = await reference([line]);
     expect(theirs).toEqual({ result: expect.objectContaining({ routes: [{ dst: "<nil>", gw: "198.18.0.1" }] }) });
     expect(ours(line)).toEqual({ error: expect.stringContaining('missing required field "dst"') });
   });
 
   test("through the compiled binary: cni convert --to prints what libcni converts to", async () => {
-    const lines = EDGE_CASES.slice(0, 6).flatMap((c) => ["0.2.0", "0.4.0", "1.0.0"].map((to) => ({ name: c.name, result: c.result, to })));
+    const lines = EDGE_CASES.slice(0, 6).flatMap((c) =>
+      ["0.2.0", "0.4.0", "1.0.0"].map((to) => ({ name: c.name, result: c.result, to })),
+    );
     const theirs = await reference(lines);
     const mine: Answer[] = [];
     for (const line of lines) {
       const out = await run([OUR_CNI, "convert", "--to", line.to], { stdin: JSON.stringify(line.result) });
       const value = JSON.parse(out.stdout) as Record<string, unknown>;
-      mine.push(out.code === 0 ? { result: value } : { error: String(value.msg) + (value.details ? `; ${String(value.details)}` : "") });
+      mine.push(
+        out.code === 0
+          ? { result: value }
+          : { error: String(value.msg) + (value.details ? `; ${String(value.details)}` : "") },
+      );
     }
     expect(disagreements(lines, theirs, mine).join("\n")).toBe("");
   });

@@ -41,22 +41,44 @@ async function bedFor(subnet: number): Promise<DhcpBed> {
 
 async function startDaemon(impl: Impl, b: DhcpBed): Promise<ReturnType<typeof Bun.spawn>> {
   const sock = join(b.dir, "dhcp.sock");
-  const argv = impl === "ours" ? [join(OUR_BIN_DIR, "dhcp"), "daemon", "-socketpath", sock, "-statedir", join(b.dir, "state")] : [join(REFERENCE_PLUGINS, "dhcp"), "daemon", "-socketpath", sock];
+  const argv =
+    impl === "ours"
+      ? [join(OUR_BIN_DIR, "dhcp"), "daemon", "-socketpath", sock, "-statedir", join(b.dir, "state")]
+      : [join(REFERENCE_PLUGINS, "dhcp"), "daemon", "-socketpath", sock];
   const d = Bun.spawn(argv, { stderr: "ignore", stdout: "ignore" });
   daemons.push(d);
   for (let i = 0; i < 200 && !existsSync(sock); i++) await Bun.sleep(25);
   return d;
 }
 
-function call(impl: Impl, b: DhcpBed, command: string, version = "1.0.0", containerID = "ctr1"): { code: number; out: Record<string, unknown> } {
-  const stdin = JSON.stringify({ cniVersion: version, name: "dnet", type: "bridge", ipam: { type: "dhcp", daemonSocketPath: join(b.dir, "dhcp.sock") } });
-  const env = { CNI_COMMAND: command, CNI_CONTAINERID: containerID, CNI_NETNS: b.container.path, CNI_IFNAME: "eth0", CNI_PATH: DIRS[impl] };
+function call(
+  impl: Impl,
+  b: DhcpBed,
+  command: string,
+  version = "1.0.0",
+  containerID = "ctr1",
+): { code: number; out: Record<string, unknown> } {
+  const stdin = JSON.stringify({
+    cniVersion: version,
+    name: "dnet",
+    type: "bridge",
+    ipam: { type: "dhcp", daemonSocketPath: join(b.dir, "dhcp.sock") },
+  });
+  const env = {
+    CNI_COMMAND: command,
+    CNI_CONTAINERID: containerID,
+    CNI_NETNS: b.container.path,
+    CNI_IFNAME: "eth0",
+    CNI_PATH: DIRS[impl],
+  };
   const r = Bun.spawnSync([join(DIRS[impl], "dhcp")], { env, stdin: Buffer.from(stdin), stdout: "pipe" });
   const text = r.stdout.toString().trim();
   const out = text === "" ? {} : (JSON.parse(text) as Record<string, unknown>);
   // v1.1.1 prints "dns": {} (a library-age difference, scripts/compat/README.md); the socket path differs per bed.
   if (JSON.stringify(out.dns) === "{}") delete out.dns;
-  const masked = JSON.parse(JSON.stringify(out).replaceAll(b.dir, "<dir>").replaceAll(`198.18.${b.subnet}.`, "198.18.N."));
+  const masked = JSON.parse(
+    JSON.stringify(out).replaceAll(b.dir, "<dir>").replaceAll(`198.18.${b.subnet}.`, "198.18.N."),
+  );
   return { code: r.exitCode ?? -1, out: masked };
 }
 
@@ -72,11 +94,16 @@ async function until(ok: () => boolean, ms: number): Promise<boolean> {
 describe.skipIf(skip !== undefined)("dhcp beside the reference's v1.1.1 on dnsmasq", () => {
   test("ADD, CHECK, DEL answer alike, send the same client id and release the lease alike", async () => {
     const seen: Record<Impl, unknown[]> = { ours: [], reference: [] };
-    for (const [impl, subnet] of [["ours", 81], ["reference", 82]] as const) {
+    for (const [impl, subnet] of [
+      ["ours", 81],
+      ["reference", 82],
+    ] as const) {
       const b = await bedFor(subnet);
       await startDaemon(impl, b);
       const add = call(impl, b, "ADD");
-      const addr = String((add.out.ips as { address: string }[] | undefined)?.[0]?.address ?? "").replace("198.18.N.", `198.18.${subnet}.`).split("/")[0] as string;
+      const addr = String((add.out.ips as { address: string }[] | undefined)?.[0]?.address ?? "")
+        .replace("198.18.N.", `198.18.${subnet}.`)
+        .split("/")[0] as string;
       const id = leases(b).get(addr)?.clientId;
       const check = call(impl, b, "CHECK");
       const del = call(impl, b, "DEL");
@@ -90,15 +117,28 @@ describe.skipIf(skip !== undefined)("dhcp beside the reference's v1.1.1 on dnsma
 
   test("our plugin drives the reference's daemon and the reference's plugin drives ours (Go net/rpc, gob)", async () => {
     const runs: Record<string, unknown[]> = {};
-    for (const [plugin, daemon, subnet] of [["reference", "reference", 86], ["ours", "reference", 87], ["reference", "ours", 88]] as const) {
+    for (const [plugin, daemon, subnet] of [
+      ["reference", "reference", 86],
+      ["ours", "reference", 87],
+      ["reference", "ours", 88],
+    ] as const) {
       const b = await bedFor(subnet);
       await startDaemon(daemon, b);
       const add = call(plugin, b, "ADD");
-      const addr = String((add.out.ips as { address: string }[] | undefined)?.[0]?.address ?? "").replace("198.18.N.", `198.18.${subnet}.`).split("/")[0] as string;
+      const addr = String((add.out.ips as { address: string }[] | undefined)?.[0]?.address ?? "")
+        .replace("198.18.N.", `198.18.${subnet}.`)
+        .split("/")[0] as string;
       const id = leases(b).get(addr)?.clientId;
       const check = call(plugin, b, "CHECK");
       const del = call(plugin, b, "DEL");
-      runs[`${plugin} plugin, ${daemon} daemon`] = [add.code, maskAddress(add.out), id, check, del, await until(() => !leases(b).has(addr), 3000)];
+      runs[`${plugin} plugin, ${daemon} daemon`] = [
+        add.code,
+        maskAddress(add.out),
+        id,
+        check,
+        del,
+        await until(() => !leases(b).has(addr), 3000),
+      ];
     }
     const [ref, ...mixed] = Object.values(runs);
     for (const m of mixed) expect(m).toEqual(ref as unknown[]);
@@ -122,7 +162,8 @@ describe.skipIf(skip !== undefined)("dhcp beside the reference's v1.1.1 on dnsma
     // Our errors carry cniVersion (E-1, README "Choices"); compare without it.
     const strip = (x: unknown): unknown =>
       JSON.parse(JSON.stringify(x), (_k, v) => {
-        if (v !== null && typeof v === "object" && "code" in v && "msg" in v) delete (v as { cniVersion?: string }).cniVersion;
+        if (v !== null && typeof v === "object" && "code" in v && "msg" in v)
+          delete (v as { cniVersion?: string }).cniVersion;
         return v;
       });
     expect(strip(seen.ours)).toEqual(strip(seen.reference));
@@ -141,12 +182,17 @@ describe.skipIf(skip !== undefined)("dhcp beside the reference's v1.1.1 on dnsma
 
   test("after a daemon restart our DEL still releases the lease; the reference's daemon has forgotten it", async () => {
     const released: Record<Impl, boolean> = { ours: false, reference: false };
-    for (const [impl, subnet] of [["ours", 84], ["reference", 85]] as const) {
+    for (const [impl, subnet] of [
+      ["ours", 84],
+      ["reference", 85],
+    ] as const) {
       const b = await bedFor(subnet);
       const d = await startDaemon(impl, b);
       const add = call(impl, b, "ADD");
       expect(add.code).toBe(0);
-      const addr = String((add.out.ips as { address: string }[])[0]?.address).replace("198.18.N.", `198.18.${subnet}.`).split("/")[0] as string;
+      const addr = String((add.out.ips as { address: string }[])[0]?.address)
+        .replace("198.18.N.", `198.18.${subnet}.`)
+        .split("/")[0] as string;
       d.kill("SIGTERM");
       await d.exited;
       // v1.1.1 leaves its socket behind on SIGTERM and then refuses to start ("address

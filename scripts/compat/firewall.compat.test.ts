@@ -12,28 +12,44 @@ import { OUR_BIN_DIR, REFERENCE_PLUGINS, announceSkip, isRoot, missingReference 
 const missing = missingReference({ go: false });
 const skip = missing ?? (isRoot() ? undefined : "not root");
 announceSkip("firewall.compat.test.ts", skip);
-if (process.env.CI === "true" && skip !== undefined) throw new Error(`firewall.compat.test.ts cannot run under CI: ${skip}`);
+if (process.env.CI === "true" && skip !== undefined)
+  throw new Error(`firewall.compat.test.ts cannot run under CI: ${skip}`);
 
 const IP4 = "198.18.40.5";
 const IP6 = "2001:db8:40::5";
 const prevResult = {
   cniVersion: "1.0.0",
-  interfaces: [{ name: "tscnifwc", mac: "02:00:00:00:40:01" }, { name: "veth4005", mac: "02:00:00:00:40:02" }, { name: "eth0", mac: "02:00:00:00:40:03", sandbox: "" }],
+  interfaces: [
+    { name: "tscnifwc", mac: "02:00:00:00:40:01" },
+    { name: "veth4005", mac: "02:00:00:00:40:02" },
+    { name: "eth0", mac: "02:00:00:00:40:03", sandbox: "" },
+  ],
   ips: [
     { address: `${IP4}/24`, gateway: "198.18.40.1", interface: 2 },
     { address: `${IP6}/64`, gateway: "2001:db8:40::1", interface: 2 },
   ],
 };
-const conf = (extra: Record<string, unknown> = {}) => ({ cniVersion: "1.0.0", name: "fwcompat", type: "firewall", prevResult, ...extra });
+const conf = (extra: Record<string, unknown> = {}) => ({
+  cniVersion: "1.0.0",
+  name: "fwcompat",
+  type: "firewall",
+  prevResult,
+  ...extra,
+});
 
 type Who = "ours" | "reference";
-const binary = (who: Who): string => (who === "ours" ? join(OUR_BIN_DIR, "firewall") : join(REFERENCE_PLUGINS, "firewall"));
+const binary = (who: Who): string =>
+  who === "ours" ? join(OUR_BIN_DIR, "firewall") : join(REFERENCE_PLUGINS, "firewall");
 
 let set: NetnsSet;
 let host = "";
 let container = "";
 
-async function call(who: Who, command: "ADD" | "CHECK" | "DEL", config: object): Promise<{ code: number; stdout: string }> {
+async function call(
+  who: Who,
+  command: "ADD" | "CHECK" | "DEL",
+  config: object,
+): Promise<{ code: number; stdout: string }> {
   const proc = Bun.spawn(["ip", "netns", "exec", host, binary(who)], {
     env: {
       PATH: process.env.PATH ?? "/usr/sbin:/usr/bin:/sbin:/bin",
@@ -60,7 +76,12 @@ async function filterTables(): Promise<string[]> {
     const p = Bun.spawn(["ip", "netns", "exec", host, tool, "-t", "filter"], { stdout: "pipe" });
     const text = await new Response(p.stdout).text();
     await p.exited;
-    out.push(...text.split("\n").filter((l) => l !== "" && !l.startsWith("#")).map((l) => `${tool} ${l.replace(/ \[\d+:\d+\]$/, "")}`));
+    out.push(
+      ...text
+        .split("\n")
+        .filter((l) => l !== "" && !l.startsWith("#"))
+        .map((l) => `${tool} ${l.replace(/ \[\d+:\d+\]$/, "")}`),
+    );
   }
   return out;
 }
@@ -85,7 +106,11 @@ describe.skipIf(skip !== undefined)("firewall plugin interop with the reference 
     await set.cleanup();
   });
 
-  for (const extra of [{}, { backend: "iptables", iptablesAdminChainName: "MY-ADMIN" }, { ingressPolicy: "same-bridge" }]) {
+  for (const extra of [
+    {},
+    { backend: "iptables", iptablesAdminChainName: "MY-ADMIN" },
+    { ingressPolicy: "same-bridge" },
+  ]) {
     test(`ADD makes the same rule set, rule for rule, in both families (${JSON.stringify(extra)})`, async () => {
       const made: Record<Who, string[]> = { ours: [], reference: [] };
       for (const who of ["reference", "ours"] as const) {
@@ -98,7 +123,9 @@ describe.skipIf(skip !== undefined)("firewall plugin interop with the reference 
       // v1.1.1 (Debian) differs: it predates `isolated` and comments every isolation rule
       // "(ingressPolicy: same-bridge)"; upstream main (SPEC) uses "(ingressPolicy:
       // same-bridge|isolated)" on all but the stage-1 bridge rule. Map v1.1.1's to main's.
-      const upstream = made.reference.map((l) => (l.includes(" ! -o ") ? l : l.replace("(ingressPolicy: same-bridge)", "(ingressPolicy: same-bridge|isolated)")));
+      const upstream = made.reference.map((l) =>
+        l.includes(" ! -o ") ? l : l.replace("(ingressPolicy: same-bridge)", "(ingressPolicy: same-bridge|isolated)"),
+      );
       expect(made.ours).toEqual(upstream);
       expect(ofContainer(made.ours).length).toBe(4);
     });
@@ -132,7 +159,8 @@ describe.skipIf(skip !== undefined)("firewall plugin interop with the reference 
       expect((await call("ours", "DEL", conf())).code).toBe(0);
       expect((await call("ours", "ADD", conf())).code).toBe(0);
       for (const tool of ["iptables", "ip6tables"]) {
-        for (const flag of ["-F", "-X"]) expect(await Bun.spawn(["ip", "netns", "exec", host, tool, "-t", "filter", flag]).exited).toBe(0);
+        for (const flag of ["-F", "-X"])
+          expect(await Bun.spawn(["ip", "netns", "exec", host, tool, "-t", "filter", flag]).exited).toBe(0);
       }
       const del = await call("ours", "DEL", conf());
       expect(del.stdout).toBe("");
@@ -143,7 +171,19 @@ describe.skipIf(skip !== undefined)("firewall plugin interop with the reference 
   test("each CHECK fails alike when the container's accept rule is gone", async () => {
     await fresh(async () => {
       expect((await call("ours", "ADD", conf())).code).toBe(0);
-      const del = Bun.spawn(["ip", "netns", "exec", host, "iptables", "-D", "CNI-FORWARD", "-s", `${IP4}/32`, "-j", "ACCEPT"]);
+      const del = Bun.spawn([
+        "ip",
+        "netns",
+        "exec",
+        host,
+        "iptables",
+        "-D",
+        "CNI-FORWARD",
+        "-s",
+        `${IP4}/32`,
+        "-j",
+        "ACCEPT",
+      ]);
       expect(await del.exited).toBe(0);
       const ours = await call("ours", "CHECK", conf());
       const ref = await call("reference", "CHECK", conf());

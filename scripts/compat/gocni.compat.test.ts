@@ -11,12 +11,23 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { GOCODE, OUR_BIN_DIR, REFERENCE_PLUGINS, announceSkip, buildGo, canonical, run, type Run } from "./_reference.ts";
+import {
+  GOCODE,
+  OUR_BIN_DIR,
+  REFERENCE_PLUGINS,
+  announceSkip,
+  buildGo,
+  canonical,
+  run,
+  type Run,
+} from "./_reference.ts";
 import { expectSameState, twinSkipReason } from "./_diff.ts";
 import { SIDES, Twin, normalizeText, type Side, type SideCtx } from "./_twin.ts";
 
 const GOCNI_SRC = join(GOCODE, "src/github.com/containerd/go-cni");
-const skip = twinSkipReason() ?? (existsSync(GOCNI_SRC) ? undefined : `missing ${GOCNI_SRC} (apt-get install golang-github-containerd-go-cni-dev)`);
+const skip =
+  twinSkipReason() ??
+  (existsSync(GOCNI_SRC) ? undefined : `missing ${GOCNI_SRC} (apt-get install golang-github-containerd-go-cni-dev)`);
 // Under CI it never skips: a missing piece fails it loudly.
 const ci = process.env.CI === "true";
 announceSkip("gocni.compat.test.ts", ci ? undefined : skip);
@@ -28,14 +39,26 @@ const CHAINED = ["portmap", "bandwidth"] as const;
 const ID = "a1b2c3d4e5f6tscnigocni";
 const SUBNET = "198.18.50.0/24";
 const PORTS = JSON.stringify([{ HostPort: 8080, ContainerPort: 80, Protocol: "tcp", HostIP: "" }]);
-const BANDWIDTH = JSON.stringify({ IngressRate: 1_000_000, IngressBurst: 100_000, EgressRate: 2_000_000, EgressBurst: 200_000 });
+const BANDWIDTH = JSON.stringify({
+  IngressRate: 1_000_000,
+  IngressBurst: 100_000,
+  EgressRate: 2_000_000,
+  EgressBurst: 200_000,
+});
 
 /** containerd's sample default network (10-containerd-net.conflist), on a test subnet. */
 const CONFLIST = {
   cniVersion: "1.0.0",
   name: "containerd-net",
   plugins: [
-    { type: "bridge", bridge: "cni0", isGateway: true, ipMasq: true, promiscMode: true, ipam: { type: "host-local", ranges: [[{ subnet: SUBNET }]], routes: [{ dst: "0.0.0.0/0" }] } },
+    {
+      type: "bridge",
+      bridge: "cni0",
+      isGateway: true,
+      ipMasq: true,
+      promiscMode: true,
+      ipam: { type: "host-local", ranges: [[{ subnet: SUBNET }]], routes: [{ dst: "0.0.0.0/0" }] },
+    },
     { type: "portmap", capabilities: { portMappings: true } },
     { type: "bandwidth", capabilities: { bandwidth: true } },
   ],
@@ -60,7 +83,11 @@ suite("containerd's CNI library runs pods alike on our plugins and on the refere
     mkdirSync("/var/lib/cni", { recursive: true }); // the mount point; the reference plugins make it too
     for (const side of SIDES) {
       const s = twin.sides[side];
-      const d: Dirs = { bin: REFERENCE_PLUGINS, conf: join(s.world.dir, "net.d"), state: join(s.world.dir, "var-lib-cni") };
+      const d: Dirs = {
+        bin: REFERENCE_PLUGINS,
+        conf: join(s.world.dir, "net.d"),
+        state: join(s.world.dir, "var-lib-cni"),
+      };
       mkdirSync(d.conf, { recursive: true });
       mkdirSync(join(d.state, "networks"), { recursive: true });
       writeFileSync(join(d.conf, "10-containerd-net.conflist"), JSON.stringify(CONFLIST));
@@ -78,7 +105,10 @@ suite("containerd's CNI library runs pods alike on our plugins and on the refere
       s.dataDir = join(d.state, "networks"); // host-local's default dataDir, as containerd's config leaves it
       dirs[side] = d;
     }
-    if (standins.length > 0) console.warn(`[compat] gocni: chaining the reference's ${standins.join(", ")} after our bridge until tscni has them`);
+    if (standins.length > 0)
+      console.warn(
+        `[compat] gocni: chaining the reference's ${standins.join(", ")} after our bridge until tscni has them`,
+      );
   }, 240_000);
 
   afterAll(async () => {
@@ -89,9 +119,38 @@ suite("containerd's CNI library runs pods alike on our plugins and on the refere
   function gocni(side: Side, op: string): Promise<Run> {
     const s = twin.sides[side];
     const d = dirs[side];
-    const mountState = 'm=$(findmnt -n -o TARGET --target /var/lib/cni) && mount --make-private "$m" && mount --bind "$0" /var/lib/cni && exec "$@"';
-    const args = ["-op", op, "-bin", d.bin, "-conf", d.conf, "-id", ID, "-netns", s.netns(0), "-ports", PORTS, "-bandwidth", BANDWIDTH];
-    return run(["unshare", "-m", "--propagation", "unchanged", "nsenter", `--net=${s.hostPath}`, "sh", "-c", mountState, d.state, prog, ...args]);
+    const mountState =
+      'm=$(findmnt -n -o TARGET --target /var/lib/cni) && mount --make-private "$m" && mount --bind "$0" /var/lib/cni && exec "$@"';
+    const args = [
+      "-op",
+      op,
+      "-bin",
+      d.bin,
+      "-conf",
+      d.conf,
+      "-id",
+      ID,
+      "-netns",
+      s.netns(0),
+      "-ports",
+      PORTS,
+      "-bandwidth",
+      BANDWIDTH,
+    ];
+    return run([
+      "unshare",
+      "-m",
+      "--propagation",
+      "unchanged",
+      "nsenter",
+      `--net=${s.hostPath}`,
+      "sh",
+      "-c",
+      mountState,
+      d.state,
+      prog,
+      ...args,
+    ]);
   }
 
   /** gocni on both sides at once, each output normalised. */
@@ -150,13 +209,28 @@ suite("containerd's CNI library runs pods alike on our plugins and on the refere
     expect(ours).toEqual(ref);
     expect(ref.ipv4.some((l) => l.includes("DNAT") && l.includes("8080"))).toBe(true);
     expect(ref.tc.some((l) => l.includes("tbf"))).toBe(true);
-    const ping = await run(["ip", "netns", "exec", twin.sides.ours.world.host, "ping", "-c", "1", "-W", "3", "198.18.50.2"]);
+    const ping = await run([
+      "ip",
+      "netns",
+      "exec",
+      twin.sides.ours.world.host,
+      "ping",
+      "-c",
+      "1",
+      "-W",
+      "3",
+      "198.18.50.2",
+    ]);
     expect(ping.code).toBe(0);
   });
 
   test("Check answers alike: libcni refuses it, as go-cni's loopback network is 0.3.1 (why containerd's CRI never checks)", async () => {
     const r = await both("check");
-    expect(r.reference).toEqual({ code: 1, out: { error: 'configuration version "0.3.1" does not support the CHECK command' }, stderr: "" });
+    expect(r.reference).toEqual({
+      code: 1,
+      out: { error: 'configuration version "0.3.1" does not support the CHECK command' },
+      stderr: "",
+    });
     expect(r.ours).toEqual(r.reference);
   });
 
@@ -171,7 +245,10 @@ suite("containerd's CNI library runs pods alike on our plugins and on the refere
     expect(ours).toEqual(ref);
     for (const side of SIDES) {
       const rules = side === "ours" ? ours : ref;
-      expect({ side, rules: rules.ipv4.filter((l) => l.startsWith("-A") && (l.includes(ID) || l.includes("198.18.50."))) }).toEqual({ side, rules: [] });
+      expect({
+        side,
+        rules: rules.ipv4.filter((l) => l.startsWith("-A") && (l.includes(ID) || l.includes("198.18.50."))),
+      }).toEqual({ side, rules: [] });
       expect({ side, qdiscs: rules.tc.filter((l) => l.includes("tbf")) }).toEqual({ side, qdiscs: [] });
       const links = await run(["ip", "-n", twin.sides[side].world.host, "-o", "link", "show"]);
       expect({ side, veth: /veth|bwp/.test(links.stdout) }).toEqual({ side, veth: false });

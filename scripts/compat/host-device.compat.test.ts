@@ -15,7 +15,8 @@ import { OUR_BIN_DIR, REFERENCE_PLUGINS, announceSkip, isRoot, missingReference 
 const missing = missingReference({ go: false });
 const skip = missing ?? (isRoot() ? undefined : "not root");
 announceSkip("host-device.compat.test.ts", skip);
-if (process.env.CI === "true" && skip !== undefined) throw new Error(`host-device.compat.test.ts cannot run under CI: ${skip}`);
+if (process.env.CI === "true" && skip !== undefined)
+  throw new Error(`host-device.compat.test.ts cannot run under CI: ${skip}`);
 
 type Who = "ours" | "reference";
 const MAC = "02:00:5e:10:00:2a";
@@ -31,7 +32,12 @@ const conf = () => ({
   name: "hdcompat",
   type: "host-device",
   device: "nic0",
-  ipam: { type: "host-local", ranges: [[{ subnet: "198.18.44.0/24", gateway: "198.18.44.1" }]], routes: [{ dst: "198.18.45.0/24" }], dataDir: join(dir, `ipam${round}`) },
+  ipam: {
+    type: "host-local",
+    ranges: [[{ subnet: "198.18.44.0/24", gateway: "198.18.44.1" }]],
+    routes: [{ dst: "198.18.45.0/24" }],
+    dataDir: join(dir, `ipam${round}`),
+  },
 });
 
 async function call(who: Who, command: "ADD" | "DEL"): Promise<{ code: number; stdout: string }> {
@@ -60,12 +66,30 @@ function ipJson(ns: string, ...args: string[]): unknown[] {
 
 /** The container's net1 and its addresses and routes, without indexes (a move renumbers). */
 function containerState(): unknown {
-  const link = (ipJson(container, "-details", "link", "show") as { ifname: string; ifalias?: string; address: string; flags: string[] }[]).find((l) => l.ifname === "net1");
-  const addrs = (ipJson(container, "addr", "show", "dev", "net1") as { addr_info: { local: string; prefixlen: number; family: string }[] }[]).flatMap((a) =>
-    a.addr_info.filter((i) => i.family === "inet").map((i) => `${i.local}/${i.prefixlen}`),
+  const link = (
+    ipJson(container, "-details", "link", "show") as {
+      ifname: string;
+      ifalias?: string;
+      address: string;
+      flags: string[];
+    }[]
+  ).find((l) => l.ifname === "net1");
+  const addrs = (
+    ipJson(container, "addr", "show", "dev", "net1") as {
+      addr_info: { local: string; prefixlen: number; family: string }[];
+    }[]
+  ).flatMap((a) => a.addr_info.filter((i) => i.family === "inet").map((i) => `${i.local}/${i.prefixlen}`));
+  const routes = (ipJson(container, "route", "show") as { dst: string; gateway?: string; dev: string }[]).map(
+    (r) => `${r.dst} via ${r.gateway ?? "-"} dev ${r.dev}`,
   );
-  const routes = (ipJson(container, "route", "show") as { dst: string; gateway?: string; dev: string }[]).map((r) => `${r.dst} via ${r.gateway ?? "-"} dev ${r.dev}`);
-  return { name: link?.ifname, alias: link?.ifalias, mac: link?.address, up: link?.flags.includes("UP"), addrs, routes };
+  return {
+    name: link?.ifname,
+    alias: link?.ifalias,
+    mac: link?.address,
+    up: link?.flags.includes("UP"),
+    addrs,
+    routes,
+  };
 }
 
 /** v1.1.1 prints `"dns": {}` in 1.x results; SPEC §3.4 (upstream main) omits an empty one. */
@@ -74,7 +98,8 @@ function withoutEmptyDns(r: Record<string, unknown>): Record<string, unknown> {
   return dns !== undefined && JSON.stringify(dns) !== "{}" ? r : rest;
 }
 
-const hostNic = () => (ipJson(host, "link", "show") as { ifname: string; address: string }[]).find((l) => l.ifname === "nic0");
+const hostNic = () =>
+  (ipJson(host, "link", "show") as { ifname: string; address: string }[]).find((l) => l.ifname === "nic0");
 const reserved = () => readdirSync(join(dir, `ipam${round}`, "hdcompat")).filter((f) => f.startsWith("198.18."));
 
 describe.skipIf(skip !== undefined)("host-device interop with the reference v1.1.1", () => {
@@ -93,11 +118,17 @@ describe.skipIf(skip !== undefined)("host-device interop with the reference v1.1
 
   test("the same result and container state, and each DEL undoes the other's ADD", async () => {
     const seen: Partial<Record<Who, { stdout: unknown; state: unknown }>> = {};
-    for (const [adder, deleter] of [["reference", "ours"], ["ours", "reference"]] as const) {
+    for (const [adder, deleter] of [
+      ["reference", "ours"],
+      ["ours", "reference"],
+    ] as const) {
       round += 1;
       const add = await call(adder, "ADD");
       expect(add.code).toBe(0);
-      seen[adder] = { stdout: withoutEmptyDns(JSON.parse(add.stdout) as Record<string, unknown>), state: containerState() };
+      seen[adder] = {
+        stdout: withoutEmptyDns(JSON.parse(add.stdout) as Record<string, unknown>),
+        state: containerState(),
+      };
       expect(hostNic()).toBeUndefined();
       const del = await call(deleter, "DEL");
       expect(del.stdout).toBe("");

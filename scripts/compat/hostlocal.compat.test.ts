@@ -40,7 +40,13 @@ afterEach(() => {
 });
 
 function netconf(version: string, dataDir: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { cniVersion: version, name: NET, type: "tscni-compat", ipam: { type: "host-local", ranges: RANGES, dataDir }, ...extra };
+  return {
+    cniVersion: version,
+    name: NET,
+    type: "tscni-compat",
+    ipam: { type: "host-local", ranges: RANGES, dataDir },
+    ...extra,
+  };
 }
 
 /** Runs one host-local as a runtime would (all six CNI_* variables set, P-8). */
@@ -168,7 +174,8 @@ describe.skipIf(skip !== undefined)("host-local stores are shared with the refer
       // Modes differ by release only: ours writes 0600 like upstream today (§8.3); the
       // Debian reference (v1.1.1) still writes 0644. Both are read alike, as root.
       const ours = runs.ours?.dataDir ?? "";
-      for (const name of ["198.18.51.2", "last_reserved_ip.0", "lock"]) expect({ name, mode: modeOf(ours, name) }).toEqual({ name, mode: "600" });
+      for (const name of ["198.18.51.2", "last_reserved_ip.0", "lock"])
+        expect({ name, mode: modeOf(ours, name) }).toEqual({ name, mode: "600" });
       expect(["600", "644"]).toContain(modeOf(runs.reference?.dataDir ?? "", "198.18.51.2"));
     });
 
@@ -199,7 +206,10 @@ describe.skipIf(skip !== undefined)("host-local stores are shared with the refer
     });
   }
 
-  for (const [first, second] of [["reference", "ours"], ["ours", "reference"]] as const) {
+  for (const [first, second] of [
+    ["reference", "ours"],
+    ["ours", "reference"],
+  ] as const) {
     // Our duplicate-ADD check reads our attachment index only while nothing else changed
     // the store (packages/ipam/src/store-disk-index.ts); a reservation the reference made
     // invalidates it, so the check scans and sees it.
@@ -228,12 +238,21 @@ describe.skipIf(skip !== undefined)("host-local stores are shared with the refer
     expect(answer(gc)).toEqual({ exit: 0 });
     const after = storeFiles(dataDir);
     const names = after.map(([name]) => name);
-    expect(names).toEqual(["198.18.51.2", "198.18.51.6", "2001:db8:51::2", "last_reserved_ip.0", "last_reserved_ip.1", "lock"]);
+    expect(names).toEqual([
+      "198.18.51.2",
+      "198.18.51.6",
+      "2001:db8:51::2",
+      "last_reserved_ip.0",
+      "last_reserved_ip.1",
+      "lock",
+    ]);
     // What stays is untouched, bookkeeping included.
     for (const file of after) expect(before).toContainEqual(file);
     // The reference goes on from there: CHECK finds the kept one, ADD continues after the last reserved IP.
     expect(answer(await hostLocal("reference", netconf("1.0.0", dataDir), "CHECK", "ctr-keep"))).toEqual({ exit: 0 });
-    expect(answer(await hostLocal("reference", netconf("1.0.0", dataDir), "CHECK", "ctr-stale-1"))).toMatchObject({ exit: 1 });
+    expect(answer(await hostLocal("reference", netconf("1.0.0", dataDir), "CHECK", "ctr-stale-1"))).toMatchObject({
+      exit: 1,
+    });
     const next = answer(await hostLocal("reference", netconf("1.0.0", dataDir), "ADD", "ctr-new"));
     expect(JSON.stringify(next)).toContain("198.18.51.5/29");
   });

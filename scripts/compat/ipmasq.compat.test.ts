@@ -11,14 +11,23 @@ import { iptablesVariantDir, type IptablesVariant } from "@tscni/firewall/testin
 import { World, sh } from "../e2e/harness.ts";
 import { announceSkip, isRoot, missingReference, OUR_BIN_DIR, REFERENCE_PLUGINS } from "./_reference.ts";
 
-const skip = missingReference({ go: false }) ?? (isRoot() ? undefined : "not root (the tests create network namespaces)");
+const skip =
+  missingReference({ go: false }) ?? (isRoot() ? undefined : "not root (the tests create network namespaces)");
 announceSkip("ipmasq.compat.test.ts", skip);
-if (skip !== undefined && process.env.CI === "true" && isRoot()) throw new Error(`ipmasq.compat.test.ts cannot run under CI: ${skip}`);
+if (skip !== undefined && process.env.CI === "true" && isRoot())
+  throw new Error(`ipmasq.compat.test.ts cannot run under CI: ${skip}`);
 
 type Side = "reference" | "ours";
 
 /** One plugin call as a runtime makes it, inside the host namespace, with `pathDir` first on PATH. */
-async function call(side: Side, host: string, command: "ADD" | "DEL", netns: string, config: { type: string }, pathDir: string): Promise<{ code: number; out: string }> {
+async function call(
+  side: Side,
+  host: string,
+  command: "ADD" | "DEL",
+  netns: string,
+  config: { type: string },
+  pathDir: string,
+): Promise<{ code: number; out: string }> {
   const dir = side === "reference" ? REFERENCE_PLUGINS : OUR_BIN_DIR;
   const proc = Bun.spawn(["ip", "netns", "exec", host, join(dir, config.type)], {
     env: {
@@ -34,7 +43,11 @@ async function call(side: Side, host: string, command: "ADD" | "DEL", netns: str
     stdout: "pipe",
     stderr: "pipe",
   });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   return { code, out: stdout + stderr };
 }
 
@@ -68,11 +81,18 @@ describe.skipIf(skip !== undefined)("ipMasq rules are shared with the reference 
     type: plugin,
     ...(plugin === "bridge" ? { bridge: "tscnicm0", isGateway: true } : {}),
     ipMasq: true,
-    ipam: { type: "host-local", ranges: [[{ subnet: "198.18.42.0/24" }], [{ subnet: "2001:db8:42::/64" }]], dataDir: join(w.dir, "ipam") },
+    ipam: {
+      type: "host-local",
+      ranges: [[{ subnet: "198.18.42.0/24" }], [{ subnet: "2001:db8:42::/64" }]],
+      dataDir: join(w.dir, "ipam"),
+    },
   });
 
   for (const [plugin, variant, adder, deleter] of (["bridge", "ptp"] as const).flatMap((p) =>
-    (["nft", "legacy"] as IptablesVariant[]).flatMap((v) => [[p, v, "reference", "ours"] as const, [p, v, "ours", "reference"] as const]),
+    (["nft", "legacy"] as IptablesVariant[]).flatMap((v) => [
+      [p, v, "reference", "ours"] as const,
+      [p, v, "ours", "reference"] as const,
+    ]),
   )) {
     test(`${plugin} with iptables-${variant}: ${adder} ADD then ${deleter} DEL leaves no rule and no chain`, async () => {
       const dir = variants[variant]!.dir;
@@ -82,7 +102,11 @@ describe.skipIf(skip !== undefined)("ipMasq rules are shared with the reference 
       expect(add.code).toBe(0);
       const during = await natRules(w.host, dir);
       // Both families: a chain CNI-<hash>, its two rules and a POSTROUTING jump each.
-      expect(during.match(/^-A POSTROUTING -s \S+ -m comment --comment "name: \\"compat-masq\\" id: \\"masq-compat\\"" -j CNI-[0-9a-f]{24}$/gm)).toHaveLength(2);
+      expect(
+        during.match(
+          /^-A POSTROUTING -s \S+ -m comment --comment "name: \\"compat-masq\\" id: \\"masq-compat\\"" -j CNI-[0-9a-f]{24}$/gm,
+        ),
+      ).toHaveLength(2);
       expect(during.match(/^:CNI-[0-9a-f]{24} /gm)).toHaveLength(2);
       const del = await call(deleter, w.host, "DEL", w.netns(0), config(plugin), dir);
       expect(del.out).toBe("");

@@ -13,7 +13,8 @@ import { OUR_BIN_DIR, REFERENCE_PLUGINS, announceSkip, isRoot, missingReference 
 const missing = missingReference({ go: false });
 const skip = missing ?? (isRoot() ? undefined : "not root");
 announceSkip("macspoofchk.compat.test.ts", skip);
-if (process.env.CI === "true" && skip !== undefined) throw new Error(`macspoofchk.compat.test.ts cannot run under CI: ${skip}`);
+if (process.env.CI === "true" && skip !== undefined)
+  throw new Error(`macspoofchk.compat.test.ts cannot run under CI: ${skip}`);
 
 type Who = "ours" | "reference";
 let set: NetnsSet;
@@ -30,7 +31,10 @@ const conf = () => ({
   ipam: { type: "host-local", ranges: [[{ subnet: "198.18.36.0/24" }]], dataDir: join(dir, "ipam") },
 });
 
-async function call(who: Who, command: "ADD" | "DEL"): Promise<{ code: number; result: { interfaces: { name: string; mac: string }[] } | undefined }> {
+async function call(
+  who: Who,
+  command: "ADD" | "DEL",
+): Promise<{ code: number; result: { interfaces: { name: string; mac: string }[] } | undefined }> {
   const bin = who === "ours" ? join(OUR_BIN_DIR, "bridge") : join(REFERENCE_PLUGINS, "bridge");
   const proc = Bun.spawn(["ip", "netns", "exec", host, bin], {
     env: {
@@ -51,7 +55,10 @@ async function call(who: Who, command: "ADD" | "DEL"): Promise<{ code: number; r
 
 /** The bridge nat table with this attachment's host port and container MAC replaced by placeholders. */
 async function table(port = "", mac = ""): Promise<string> {
-  const p = Bun.spawn(["ip", "netns", "exec", host, "nft", "list", "table", "bridge", "nat"], { stdout: "pipe", stderr: "pipe" });
+  const p = Bun.spawn(["ip", "netns", "exec", host, "nft", "list", "table", "bridge", "nat"], {
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const text = await new Response(p.stdout).text();
   await p.exited;
   return text.replaceAll(port === "" ? "\u0000" : port, "<port>").replaceAll(mac === "" ? "\u0000" : mac, "<mac>");
@@ -71,12 +78,17 @@ describe.skipIf(skip !== undefined)("bridge macspoofchk interop with the referen
 
   test("both install the same rule set, and each DEL removes the other's chains and jump", async () => {
     const seen: Record<Who, string> = { ours: "", reference: "" };
-    for (const [adder, deleter] of [["reference", "ours"], ["ours", "reference"]] as const) {
+    for (const [adder, deleter] of [
+      ["reference", "ours"],
+      ["ours", "reference"],
+    ] as const) {
       const add = await call(adder, "ADD");
       expect(add.code).toBe(0);
       const ifs = add.result!.interfaces;
       seen[adder] = await table(ifs[1]!.name, ifs[2]!.mac);
-      expect(seen[adder]).toContain('iifname "<port>" jump cni-br-iface-spoofc1-eth0 comment "macspoofchk-spoofc1-eth0"');
+      expect(seen[adder]).toContain(
+        'iifname "<port>" jump cni-br-iface-spoofc1-eth0 comment "macspoofchk-spoofc1-eth0"',
+      );
       expect((await call(deleter, "DEL")).code).toBe(0);
       expect(await table()).not.toContain("macspoofchk");
     }

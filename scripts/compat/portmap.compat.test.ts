@@ -11,7 +11,11 @@ import { join } from "node:path";
 import { World, sh } from "../e2e/harness.ts";
 import { OUR_BIN_DIR, REFERENCE_PLUGINS, announceSkip, isRoot, missingReference } from "./_reference.ts";
 
-const missing = missingReference({ go: false }) ?? (existsSync(join(REFERENCE_PLUGINS, "portmap")) ? undefined : `missing ${REFERENCE_PLUGINS}/portmap (apt-get install containernetworking-plugins)`);
+const missing =
+  missingReference({ go: false }) ??
+  (existsSync(join(REFERENCE_PLUGINS, "portmap"))
+    ? undefined
+    : `missing ${REFERENCE_PLUGINS}/portmap (apt-get install containernetworking-plugins)`);
 const skip = missing ?? (isRoot() ? undefined : "not root (the cases create network namespaces)");
 announceSkip("portmap.compat.test.ts", skip);
 
@@ -41,10 +45,33 @@ function conf(containerNs: string, extra: Record<string, unknown> = {}): Record<
 }
 
 /** Runs `<dir>/portmap` in `host` as a runtime would. */
-async function portmap(dir: string, host: string, command: string, netns: string, config: object, containerID = "ctr-pm") {
-  const env = { PATH: process.env.PATH ?? "/usr/sbin:/usr/bin:/sbin:/bin", CNI_COMMAND: command, CNI_CONTAINERID: containerID, CNI_NETNS: netns, CNI_IFNAME: "eth0", CNI_PATH: dir };
-  const proc = Bun.spawn(["ip", "netns", "exec", host, join(dir, "portmap")], { env, stdin: new TextEncoder().encode(JSON.stringify(config)), stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+async function portmap(
+  dir: string,
+  host: string,
+  command: string,
+  netns: string,
+  config: object,
+  containerID = "ctr-pm",
+) {
+  const env = {
+    PATH: process.env.PATH ?? "/usr/sbin:/usr/bin:/sbin:/bin",
+    CNI_COMMAND: command,
+    CNI_CONTAINERID: containerID,
+    CNI_NETNS: netns,
+    CNI_IFNAME: "eth0",
+    CNI_PATH: dir,
+  };
+  const proc = Bun.spawn(["ip", "netns", "exec", host, join(dir, "portmap")], {
+    env,
+    stdin: new TextEncoder().encode(JSON.stringify(config)),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   return { code, stdout, stderr };
 }
 
@@ -53,7 +80,12 @@ async function natRules(ns: string): Promise<string[]> {
   const out: string[] = [];
   for (const tool of ["iptables-save", "ip6tables-save"]) {
     const text = (await sh(ns, [tool, "-t", "nat"])).stdout;
-    out.push(...text.split("\n").filter((l) => l.startsWith("-A ") || l.startsWith(":")).map((l) => `${tool}: ${l.replace(/\[\d+:\d+\]/, "")}`));
+    out.push(
+      ...text
+        .split("\n")
+        .filter((l) => l.startsWith("-A ") || l.startsWith(":"))
+        .map((l) => `${tool}: ${l.replace(/\[\d+:\d+\]/, "")}`),
+    );
   }
   return out;
 }
@@ -96,7 +128,10 @@ describe.skipIf(skip !== undefined)("portmap against the reference v1.1.1 (iptab
       expect(r.code).toBe(0);
       expect(o.code).toBe(0);
       // libcni v1.1 prints an empty "dns":{} on 1.0.0 results (README: library age, not a rule).
-      const { dns, ...refResult } = JSON.parse(r.stdout.replaceAll(ref.netns(0), ours.netns(0))) as Record<string, unknown>;
+      const { dns, ...refResult } = JSON.parse(r.stdout.replaceAll(ref.netns(0), ours.netns(0))) as Record<
+        string,
+        unknown
+      >;
       expect(dns).toEqual({});
       expect(JSON.parse(o.stdout)).toEqual(refResult);
       expect(await natRules(ours.host)).toEqual(await natRules(ref.host));
@@ -113,7 +148,9 @@ describe.skipIf(skip !== undefined)("portmap against the reference v1.1.1 (iptab
     expect(check.stdout).toBe("");
     expect(check.code).toBe(0);
     expect((await ourPm("DEL", conf(ref.netns(0)), ref)).code).toBe(0);
-    expect((await natRules(ref.host)).filter((l) => l.includes("CNI-DN-") || l.includes("--to-destination"))).toEqual([]);
+    expect((await natRules(ref.host)).filter((l) => l.includes("CNI-DN-") || l.includes("--to-destination"))).toEqual(
+      [],
+    );
   });
 
   test("our ADD, then the reference's CHECK answers as on its own rules, and its DEL leaves no rule", async () => {
@@ -125,6 +162,8 @@ describe.skipIf(skip !== undefined)("portmap against the reference v1.1.1 (iptab
     // v1.1.1 (Debian) differs: its CHECK looks for each family's rules in both ip6tables and iptables, so it fails on dual-stack rules it made itself; upstream main checks each family once (§8.5 CHECK)
     expect([onOurs.code, onOurs.stdout]).toEqual([onOwn.code, onOwn.stdout]);
     expect((await refPm("DEL", conf(ours.netns(0)), ours)).code).toBe(0);
-    expect((await natRules(ours.host)).filter((l) => l.includes("CNI-DN-") || l.includes("--to-destination"))).toEqual([]);
+    expect((await natRules(ours.host)).filter((l) => l.includes("CNI-DN-") || l.includes("--to-destination"))).toEqual(
+      [],
+    );
   });
 });

@@ -12,13 +12,22 @@ import { join } from "node:path";
 import { attachCycle } from "./_attach.ts";
 import type { Cycle } from "./_attach.ts";
 import { RECORD_ENV, installRecorder, readRecords } from "./_recorder.ts";
-import { OUR_BIN_DIR, REFERENCE_PLUGINS, announceSkip, buildGo, canonical, isRoot, missingReference } from "./_reference.ts";
+import {
+  OUR_BIN_DIR,
+  REFERENCE_PLUGINS,
+  announceSkip,
+  buildGo,
+  canonical,
+  isRoot,
+  missingReference,
+} from "./_reference.ts";
 import { cnitoolContainerID, mustRun } from "./_runtimes.ts";
 import type { Runtime } from "./_runtimes.ts";
 
 const skip = missingReference({ plugins: false });
 announceSkip("runtime.compat.test.ts", skip);
-const skipKernel = skip ?? missingReference() ?? (isRoot() ? undefined : "not root (the kernel cases create network namespaces)");
+const skipKernel =
+  skip ?? missingReference() ?? (isRoot() ? undefined : "not root (the kernel cases create network namespaces)");
 if (skip === undefined) announceSkip("runtime.compat.test.ts, real-kernel cases", skipKernel);
 
 const VERSIONS = ["1.0.0", "0.4.0"] as const;
@@ -149,7 +158,10 @@ describe.skipIf(skip !== undefined)("plugins get the same requests from both run
 
 /** A cycle that left nothing behind and reached everything. */
 function expectClean(label: string, cycle: Cycle): void {
-  expect({ label, pings: cycle.pings }).toEqual({ label, pings: { "bridge v4": true, "bridge v6": true, "ptp v4": true } });
+  expect({ label, pings: cycle.pings }).toEqual({
+    label,
+    pings: { "bridge v4": true, "bridge v6": true, "ptp v4": true },
+  });
   expect({ label, containers: cycle.leftInContainers }).toEqual({ label, containers: [["lo"], ["lo"]] });
   expect({ label, host: cycle.leftOnHost, reservations: cycle.leftReservations, cache: cycle.leftCache }).toEqual({
     label,

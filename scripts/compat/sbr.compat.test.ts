@@ -13,7 +13,11 @@ import { join } from "node:path";
 import { createThrowawayNetns, deleteThrowawayNetns, type ThrowawayNetns } from "@tscni/kernel/testing";
 import { OUR_BIN_DIR, REFERENCE_PLUGINS, announceSkip, isRoot, missingReference } from "./_reference.ts";
 
-const missing = missingReference({ go: false }) ?? (existsSync(join(REFERENCE_PLUGINS, "sbr")) ? undefined : `missing ${REFERENCE_PLUGINS}/sbr (apt-get install containernetworking-plugins)`);
+const missing =
+  missingReference({ go: false }) ??
+  (existsSync(join(REFERENCE_PLUGINS, "sbr"))
+    ? undefined
+    : `missing ${REFERENCE_PLUGINS}/sbr (apt-get install containernetworking-plugins)`);
 const skip = missing ?? (isRoot() ? undefined : "not root (the cases create network namespaces)");
 announceSkip("sbr.compat.test.ts", skip);
 
@@ -66,8 +70,20 @@ const CONF = {
 
 /** Runs `<dir>/sbr` for the side's container as a runtime would. */
 function sbr(dir: string, s: Side, command: string, config: object = CONF, ifName = "eth0") {
-  const env = { PATH: process.env.PATH ?? "/usr/sbin:/usr/bin:/sbin:/bin", CNI_COMMAND: command, CNI_CONTAINERID: "ctr-sbr", CNI_NETNS: s.ctr.path, CNI_IFNAME: ifName, CNI_PATH: dir };
-  const r = Bun.spawnSync([join(dir, "sbr")], { env, stdin: new TextEncoder().encode(JSON.stringify(config)), stdout: "pipe", stderr: "pipe" });
+  const env = {
+    PATH: process.env.PATH ?? "/usr/sbin:/usr/bin:/sbin:/bin",
+    CNI_COMMAND: command,
+    CNI_CONTAINERID: "ctr-sbr",
+    CNI_NETNS: s.ctr.path,
+    CNI_IFNAME: ifName,
+    CNI_PATH: dir,
+  };
+  const r = Bun.spawnSync([join(dir, "sbr")], {
+    env,
+    stdin: new TextEncoder().encode(JSON.stringify(config)),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   return { code: r.exitCode, stdout: r.stdout.toString() };
 }
 const ref = (s: Side, c: string, cfg?: object, ifName?: string) => sbr(REFERENCE_PLUGINS, s, c, cfg, ifName);
@@ -79,8 +95,12 @@ function state(s: Side): string[] {
   return [
     ...ip("-4", "rule", "show").split("\n"),
     ...ip("-6", "rule", "show").split("\n"),
-    ...ip("-4", "route", "show", "table", "all").split("\n").filter((l) => !l.includes("table local")),
-    ...ip("-6", "route", "show", "table", "all").split("\n").filter((l) => !l.includes("table local")),
+    ...ip("-4", "route", "show", "table", "all")
+      .split("\n")
+      .filter((l) => !l.includes("table local")),
+    ...ip("-6", "route", "show", "table", "all")
+      .split("\n")
+      .filter((l) => !l.includes("table local")),
   ].filter((l) => l.trim() !== "");
 }
 const rules = (s: Side): string[] => state(s).filter((l) => /^\d+:\t/.test(l));
@@ -114,13 +134,19 @@ describe.skipIf(skip !== undefined)("sbr against the reference v1.1.1", () => {
   });
 
   test("table numbering skips tables that rules already name, alike", () => {
-    const taken = [["to", "198.18.99.0/24", "lookup", "100"], ["to", "198.18.98.0/24", "lookup", "102"]];
+    const taken = [
+      ["to", "198.18.99.0/24", "lookup", "100"],
+      ["to", "198.18.98.0/24", "lookup", "102"],
+    ];
     a = side(taken);
     b = side(taken);
     expect(ref(a, "ADD").code).toBe(0);
     expect(ours(b, "ADD").code).toBe(0);
     expect(state(b)).toEqual(state(a));
-    expect(rules(a).filter((l) => l.includes("from 198.18.0.5") || l.includes("from 2001:db8::5"))).toEqual(["32763:\tfrom 198.18.0.5 lookup 101", "32765:\tfrom 2001:db8::5 lookup 103"]);
+    expect(rules(a).filter((l) => l.includes("from 198.18.0.5") || l.includes("from 2001:db8::5"))).toEqual([
+      "32763:\tfrom 198.18.0.5 lookup 101",
+      "32765:\tfrom 2001:db8::5 lookup 103",
+    ]);
   });
 
   test("the reference's ADD then our CHECK and DEL, and ours then the reference's DEL, leave the rules as they were", () => {
@@ -148,9 +174,15 @@ describe.skipIf(skip !== undefined)("sbr against the reference v1.1.1", () => {
     expect(JSON.parse(r1.stdout).msg).toBe("Cannot find network interface eth9: Link not found");
     const none = { ...CONF, prevResult: { cniVersion: "1.0.0" } };
     // v1.1.1 (Debian) differs: code 999 for these plain errors; SPEC §4.2 gives code 7 (invalid network config)
-    expect(JSON.parse(ours(b, "ADD", none).stdout)).toMatchObject({ code: 7, msg: JSON.parse(ref(a, "ADD", none).stdout).msg });
+    expect(JSON.parse(ours(b, "ADD", none).stdout)).toMatchObject({
+      code: 7,
+      msg: JSON.parse(ref(a, "ADD", none).stdout).msg,
+    });
     const { prevResult: _, ...bare } = CONF;
-    expect(JSON.parse(ours(b, "ADD", bare).stdout)).toMatchObject({ code: 7, msg: JSON.parse(ref(a, "ADD", bare).stdout).msg });
+    expect(JSON.parse(ours(b, "ADD", bare).stdout)).toMatchObject({
+      code: 7,
+      msg: JSON.parse(ref(a, "ADD", bare).stdout).msg,
+    });
     expect(state(b)).toEqual(state(a));
   });
 });

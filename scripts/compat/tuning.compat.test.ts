@@ -15,7 +15,11 @@ import { join } from "node:path";
 import { World, sh } from "../e2e/harness.ts";
 import { OUR_BIN_DIR, REFERENCE_PLUGINS, announceSkip, isRoot, missingReference } from "./_reference.ts";
 
-const missing = missingReference({ go: false }) ?? (existsSync(join(REFERENCE_PLUGINS, "tuning")) ? undefined : `missing ${REFERENCE_PLUGINS}/tuning (apt-get install containernetworking-plugins)`);
+const missing =
+  missingReference({ go: false }) ??
+  (existsSync(join(REFERENCE_PLUGINS, "tuning"))
+    ? undefined
+    : `missing ${REFERENCE_PLUGINS}/tuning (apt-get install containernetworking-plugins)`);
 const skip = missing ?? (isRoot() ? undefined : "not root (the cases create network namespaces)");
 announceSkip("tuning.compat.test.ts", skip);
 
@@ -23,8 +27,21 @@ const MAC0 = "02:00:00:00:30:01";
 
 /** Runs `<dir>/tuning` in the world's host namespace as a runtime would. */
 async function tuning(dir: string, w: World, command: string, netns: string, config: object, cniArgs = "") {
-  const env = { PATH: process.env.PATH ?? "/usr/sbin:/usr/bin:/sbin:/bin", CNI_COMMAND: command, CNI_CONTAINERID: "ctr-tn", CNI_NETNS: netns, CNI_IFNAME: "eth0", CNI_PATH: dir, CNI_ARGS: cniArgs };
-  const proc = Bun.spawn(["ip", "netns", "exec", w.host, join(dir, "tuning")], { env, stdin: new TextEncoder().encode(JSON.stringify(config)), stdout: "pipe", stderr: "pipe" });
+  const env = {
+    PATH: process.env.PATH ?? "/usr/sbin:/usr/bin:/sbin:/bin",
+    CNI_COMMAND: command,
+    CNI_CONTAINERID: "ctr-tn",
+    CNI_NETNS: netns,
+    CNI_IFNAME: "eth0",
+    CNI_PATH: dir,
+    CNI_ARGS: cniArgs,
+  };
+  const proc = Bun.spawn(["ip", "netns", "exec", w.host, join(dir, "tuning")], {
+    env,
+    stdin: new TextEncoder().encode(JSON.stringify(config)),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const [stdout, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
   return { code, stdout };
 }
@@ -33,7 +50,14 @@ async function tuning(dir: string, w: World, command: string, netns: string, con
 async function linkState(ns: string): Promise<Record<string, unknown>> {
   const r = await sh(ns, ["ip", "-d", "-j", "link", "show", "dev", "eth0"]);
   const l = (JSON.parse(r.stdout) as Record<string, unknown>[])[0] ?? {};
-  return { address: l.address, mtu: l.mtu, flags: l.flags, promiscuity: l.promiscuity, allmulti: l.allmulti, txqlen: l.txqlen };
+  return {
+    address: l.address,
+    mtu: l.mtu,
+    flags: l.flags,
+    promiscuity: l.promiscuity,
+    allmulti: l.allmulti,
+    txqlen: l.txqlen,
+  };
 }
 
 async function sysctls(ns: string): Promise<string> {
@@ -68,22 +92,34 @@ const conf = (w: World, i: number, dataDir: string, extra: Record<string, unknow
   type: "tuning",
   dataDir,
   ...extra,
-  prevResult: { cniVersion: "1.0.0", interfaces: [{ name: "tnhost" }, { name: "eth0", sandbox: w.netns(i) }], ips: [{ address: "198.18.50.5/24", interface: 1 }] },
+  prevResult: {
+    cniVersion: "1.0.0",
+    interfaces: [{ name: "tnhost" }, { name: "eth0", sandbox: w.netns(i) }],
+    ips: [{ address: "198.18.50.5/24", interface: 1 }],
+  },
 });
 
 const SHARED: Record<string, unknown>[] = [
   { mtu: 1400 },
   { mac: "02:00:00:00:30:aa", promisc: true },
   { allmulti: true, sysctl: { "net.ipv4.conf.eth0.arp_notify": "1", "net.ipv4.conf.IFNAME.proxy_arp": "1" } },
-  { mac: "02-00-00-00-30-BB", mtu: 9000, promisc: true, allmulti: false, sysctl: { "net.ipv6.conf.IFNAME.accept_ra": "0" } },
+  {
+    mac: "02-00-00-00-30-BB",
+    mtu: 9000,
+    promisc: true,
+    allmulti: false,
+    sysctl: { "net.ipv6.conf.IFNAME.accept_ra": "0" },
+  },
   { args: { cni: { mtu: 1300, mac: "02:00:00:00:30:cc" } }, mtu: 1500 },
 ];
 
 describe.skipIf(skip !== undefined)("tuning against the reference v1.1.1", () => {
   let w: World;
   const dataDir = (side: string) => join(w.dir, side);
-  const ref = (command: string, i: number, extra: Record<string, unknown>, dir = dataDir("ref"), args = "") => tuning(REFERENCE_PLUGINS, w, command, w.netns(i), conf(w, i, dir, extra), args);
-  const ours = (command: string, i: number, extra: Record<string, unknown>, dir = dataDir("our"), args = "") => tuning(OUR_BIN_DIR, w, command, w.netns(i), conf(w, i, dir, extra), args);
+  const ref = (command: string, i: number, extra: Record<string, unknown>, dir = dataDir("ref"), args = "") =>
+    tuning(REFERENCE_PLUGINS, w, command, w.netns(i), conf(w, i, dir, extra), args);
+  const ours = (command: string, i: number, extra: Record<string, unknown>, dir = dataDir("our"), args = "") =>
+    tuning(OUR_BIN_DIR, w, command, w.netns(i), conf(w, i, dir, extra), args);
 
   beforeAll(async () => {
     w = await World.create("ctn", 2);
@@ -107,14 +143,16 @@ describe.skipIf(skip !== undefined)("tuning against the reference v1.1.1", () =>
       expect(await sysctls(w.containers[1]!)).toEqual(await sysctls(w.containers[0]!));
       const file = "ctr-tn_eth0.json";
       expect(existsSync(join(dataDir("our"), file))).toBe(existsSync(join(dataDir("ref"), file)));
-      if (existsSync(join(dataDir("ref"), file))) expect(readFileSync(join(dataDir("our"), file), "utf8")).toBe(readFileSync(join(dataDir("ref"), file), "utf8"));
+      if (existsSync(join(dataDir("ref"), file)))
+        expect(readFileSync(join(dataDir("our"), file), "utf8")).toBe(readFileSync(join(dataDir("ref"), file), "utf8"));
       // Both CHECKs answer alike on either side's ADD (a MAC not in Go's String() form fails both).
       // v1.1.1 (Debian) differs: its CHECK reads IFNAME keys literally (fixed upstream by getSysctlFilename), so they are left out there
       const ifnameKeys = JSON.stringify(extra).includes("IFNAME");
       for (const i of [0, 1]) {
         const co = await ours("CHECK", i, extra);
         if (!String(extra.mac ?? "02:").includes("-")) expect([co.code, co.stdout]).toEqual([0, ""]);
-        if (!ifnameKeys) expect(comparable(co, w.netns(i))).toEqual(comparable(await ref("CHECK", i, extra), w.netns(i)));
+        if (!ifnameKeys)
+          expect(comparable(co, w.netns(i))).toEqual(comparable(await ref("CHECK", i, extra), w.netns(i)));
       }
       // Each DEL restores the other's ADD, from the other's backup file.
       expect((await ours("DEL", 0, extra, dataDir("ref"))).code).toBe(0);
@@ -157,7 +195,13 @@ describe.skipIf(skip !== undefined)("tuning against the reference v1.1.1", () =>
     await freshEth0(w, 0);
     await freshEth0(w, 1);
     // The kernel refusals (an MTU below the minimum, a multicast MAC) leave the reference half-applied; we roll back.
-    for (const extra of [{ mac: "zz" }, { mtu: "x" }, { sysctl: { "net.ipv4.conf.eth0.no_such_key": "1" } }, { mtu: 10 }, { mac: "01:00:00:00:00:01" }]) {
+    for (const extra of [
+      { mac: "zz" },
+      { mtu: "x" },
+      { sysctl: { "net.ipv4.conf.eth0.no_such_key": "1" } },
+      { mtu: 10 },
+      { mac: "01:00:00:00:00:01" },
+    ]) {
       const r = await ref("ADD", 0, extra);
       const o = await ours("ADD", 1, extra);
       expect(r.code).toBe(1);

@@ -12,7 +12,11 @@ import { join } from "node:path";
 import { createThrowawayNetns, deleteThrowawayNetns, type ThrowawayNetns } from "@tscni/kernel/testing";
 import { OUR_BIN_DIR, REFERENCE_PLUGINS, announceSkip, isRoot, missingReference } from "./_reference.ts";
 
-const missing = missingReference({ go: false }) ?? (existsSync(join(REFERENCE_PLUGINS, "vrf")) ? undefined : `missing ${REFERENCE_PLUGINS}/vrf (apt-get install containernetworking-plugins)`);
+const missing =
+  missingReference({ go: false }) ??
+  (existsSync(join(REFERENCE_PLUGINS, "vrf"))
+    ? undefined
+    : `missing ${REFERENCE_PLUGINS}/vrf (apt-get install containernetworking-plugins)`);
 const skip = missing ?? (isRoot() ? undefined : "not root (the cases create network namespaces)");
 announceSkip("vrf.compat.test.ts", skip);
 
@@ -46,18 +50,52 @@ function container(): ThrowawayNetns {
 /** The namespace as iproute2 prints it, without what differs between twins (MACs, link-local addresses). */
 function state(ns: ThrowawayNetns): string {
   const ip = (...a: string[]) => sh(["ip", "-n", ns.name, ...a]);
-  const text = [ip("-br", "link").replace(/\s+[0-9a-f:]{17}\s+/g, " "), ip("-br", "addr"), ip("-4", "route", "show", "table", "all"), ip("-6", "route", "show", "table", "all"), ip("-4", "rule"), ip("-6", "rule")].join("\n");
+  const text = [
+    ip("-br", "link").replace(/\s+[0-9a-f:]{17}\s+/g, " "),
+    ip("-br", "addr"),
+    ip("-4", "route", "show", "table", "all"),
+    ip("-6", "route", "show", "table", "all"),
+    ip("-4", "rule"),
+    ip("-6", "rule"),
+  ].join("\n");
   // Twins differ in MACs, so in link-local addresses and in the order the local table lists them.
-  return text.replace(/fe80::[0-9a-f:]+/g, "fe80::").split("\n").sort().join("\n");
+  return text
+    .replace(/fe80::[0-9a-f:]+/g, "fe80::")
+    .split("\n")
+    .sort()
+    .join("\n");
 }
 
-const PREV = { cniVersion: "1.0.0", interfaces: [{ name: "eth0", sandbox: "/var/run/netns/x" }], ips: [{ address: "198.18.0.5/24", gateway: "198.18.0.1", interface: 0 }] };
-const conf = (extra: Record<string, unknown> = {}) => ({ cniVersion: "1.0.0", name: "vrf-compat", type: "vrf", vrfname: "vrf0", prevResult: PREV, ...extra });
+const PREV = {
+  cniVersion: "1.0.0",
+  interfaces: [{ name: "eth0", sandbox: "/var/run/netns/x" }],
+  ips: [{ address: "198.18.0.5/24", gateway: "198.18.0.1", interface: 0 }],
+};
+const conf = (extra: Record<string, unknown> = {}) => ({
+  cniVersion: "1.0.0",
+  name: "vrf-compat",
+  type: "vrf",
+  vrfname: "vrf0",
+  prevResult: PREV,
+  ...extra,
+});
 
 type Answer = { code: number; out: Record<string, unknown> | undefined };
 function vrf(dir: string, netns: string, command: string, config: object): Answer {
-  const env = { PATH: process.env.PATH ?? "/usr/sbin:/usr/bin:/sbin:/bin", CNI_COMMAND: command, CNI_CONTAINERID: "ctr-vrf", CNI_NETNS: netns, CNI_IFNAME: "eth0", CNI_PATH: dir };
-  const r = Bun.spawnSync([join(dir, "vrf")], { env, stdin: new TextEncoder().encode(JSON.stringify(config)), stdout: "pipe", stderr: "pipe" });
+  const env = {
+    PATH: process.env.PATH ?? "/usr/sbin:/usr/bin:/sbin:/bin",
+    CNI_COMMAND: command,
+    CNI_CONTAINERID: "ctr-vrf",
+    CNI_NETNS: netns,
+    CNI_IFNAME: "eth0",
+    CNI_PATH: dir,
+  };
+  const r = Bun.spawnSync([join(dir, "vrf")], {
+    env,
+    stdin: new TextEncoder().encode(JSON.stringify(config)),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const text = r.stdout.toString().trim();
   return { code: r.exitCode, out: text === "" ? undefined : (JSON.parse(text) as Record<string, unknown>) };
 }
@@ -83,12 +121,18 @@ describe.skipIf(skip !== undefined)("vrf against the reference v1.1.1 on a kerne
     return { ref, ours };
   }
   /** The reference's answer with the `cniVersion` ours adds to errors once the version is known (E-1). */
-  const withVersion = (x: Answer, v = "1.0.0"): Answer => ({ code: x.code, out: x.out === undefined ? undefined : { cniVersion: v, ...x.out } });
+  const withVersion = (x: Answer, v = "1.0.0"): Answer => ({
+    code: x.code,
+    out: x.out === undefined ? undefined : { cniVersion: v, ...x.out },
+  });
 
   for (const extra of [{}, { table: 100 }, { table: 4000000000 }]) {
     test(`ADD ${JSON.stringify(extra)} fails alike, with the same code and message, and leaves nothing behind`, () => {
       const { ref, ours } = both("ADD", conf(extra));
-      expect(ref).toEqual({ code: 1, out: { code: 999, msg: "cmdAdd failed: could not add VRF vrf0: operation not supported" } });
+      expect(ref).toEqual({
+        code: 1,
+        out: { code: 999, msg: "cmdAdd failed: could not add VRF vrf0: operation not supported" },
+      });
       expect(ours).toEqual(withVersion(ref));
     });
   }

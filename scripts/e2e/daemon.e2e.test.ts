@@ -23,8 +23,18 @@ run("cni daemon with our plugins in process, on the real kernel", () => {
 
   const shim = async (command: string, i: number): Promise<{ code: number; out: string }> => {
     const proc = Bun.spawn(["ip", "netns", "exec", w.host, join(BIN_DIR, "cni-shim")], {
-      env: { PATH: process.env.PATH ?? "", CNI_COMMAND: command, CNI_CONTAINERID: `dm-${i}`, CNI_NETNS: w.netns(i), CNI_IFNAME: "eth0", CNI_ARGS: `IgnoreUnknown=1;K8S_POD_NAMESPACE=e2e;K8S_POD_NAME=p${i}`, CNI_PATH: BIN_DIR },
-      stdin: new TextEncoder().encode(JSON.stringify({ cniVersion: "1.1.0", name: "shim", type: "cni-shim", socketPath: socket })),
+      env: {
+        PATH: process.env.PATH ?? "",
+        CNI_COMMAND: command,
+        CNI_CONTAINERID: `dm-${i}`,
+        CNI_NETNS: w.netns(i),
+        CNI_IFNAME: "eth0",
+        CNI_ARGS: `IgnoreUnknown=1;K8S_POD_NAMESPACE=e2e;K8S_POD_NAME=p${i}`,
+        CNI_PATH: BIN_DIR,
+      },
+      stdin: new TextEncoder().encode(
+        JSON.stringify({ cniVersion: "1.1.0", name: "shim", type: "cni-shim", socketPath: socket }),
+      ),
       stdout: "pipe",
       stderr: "pipe",
     });
@@ -38,8 +48,33 @@ run("cni daemon with our plugins in process, on the real kernel", () => {
     const confDir = join(w.dir, "net.d");
     mkdirSync(confDir);
     const ipam = { type: "host-local", ranges: [[{ subnet: "198.18.90.0/24" }]], dataDir: join(w.dir, "ipam") };
-    writeFileSync(join(confDir, "10-dm.conflist"), JSON.stringify({ cniVersion: "1.1.0", name: "dm", plugins: [{ type: "bridge", bridge: "tscnidm0", isGateway: true, ipam }] }));
-    daemon = Bun.spawn(["ip", "netns", "exec", w.host, join(BIN_DIR, "cni"), "daemon", "--socket", socket, "--conf-dir", confDir, "--bin-dir", BIN_DIR, "--cache-dir", join(w.dir, "cache")], { stdout: "ignore", stderr: "pipe" });
+    writeFileSync(
+      join(confDir, "10-dm.conflist"),
+      JSON.stringify({
+        cniVersion: "1.1.0",
+        name: "dm",
+        plugins: [{ type: "bridge", bridge: "tscnidm0", isGateway: true, ipam }],
+      }),
+    );
+    daemon = Bun.spawn(
+      [
+        "ip",
+        "netns",
+        "exec",
+        w.host,
+        join(BIN_DIR, "cni"),
+        "daemon",
+        "--socket",
+        socket,
+        "--conf-dir",
+        confDir,
+        "--bin-dir",
+        BIN_DIR,
+        "--cache-dir",
+        join(w.dir, "cache"),
+      ],
+      { stdout: "ignore", stderr: "pipe" },
+    );
     for (let i = 0; i < 500 && !existsSync(socket); i++) await Bun.sleep(20);
   });
   afterAll(async () => {

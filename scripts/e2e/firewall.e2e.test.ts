@@ -20,7 +20,9 @@ const run = root && built ? describe : describe.skip;
 
 /** A conflist of bridge (gateway, host-local) then firewall. */
 function conflist(name: string, bridge: string, subnet: string, dataDir: string, firewall: object | undefined): object {
-  const plugins: object[] = [{ type: "bridge", bridge, isDefaultGateway: true, ipam: { type: "host-local", ranges: [[{ subnet }]], dataDir } }];
+  const plugins: object[] = [
+    { type: "bridge", bridge, isDefaultGateway: true, ipam: { type: "host-local", ranges: [[{ subnet }]], dataDir } },
+  ];
   if (firewall !== undefined) plugins.push({ type: "firewall", backend: "iptables", ...firewall });
   return { cniVersion: "1.0.0", name, plugins };
 }
@@ -28,7 +30,12 @@ function conflist(name: string, bridge: string, subnet: string, dataDir: string,
 /** Runs `cni <verb> <net> <netns>` inside the host namespace, as cnitool would be run. */
 async function cni(w: World, verb: "add" | "check" | "del", net: string, i: number) {
   // cnitool derives the container ID from the netns path.
-  const env = ["env", `NETCONFPATH=${join(w.dir, "conf")}`, `CNI_PATH=${BIN_DIR}`, `CNI_CACHE_DIR=${join(w.dir, "cache")}`];
+  const env = [
+    "env",
+    `NETCONFPATH=${join(w.dir, "conf")}`,
+    `CNI_PATH=${BIN_DIR}`,
+    `CNI_CACHE_DIR=${join(w.dir, "cache")}`,
+  ];
   return sh(w.host, [...env, join(BIN_DIR, "cni"), verb, net, w.netns(i)]);
 }
 
@@ -37,7 +44,8 @@ function writeConf(w: World, file: string, conf: object): void {
   writeFileSync(join(w.dir, "conf", file), JSON.stringify(conf));
 }
 
-const firstIp = (stdout: string): string => (JSON.parse(stdout) as { ips: { address: string }[] }).ips[0]!.address.split("/")[0]!;
+const firstIp = (stdout: string): string =>
+  (JSON.parse(stdout) as { ips: { address: string }[] }).ips[0]!.address.split("/")[0]!;
 
 /** The host's filter table in iptables-save form, without counters. */
 async function filterRules(w: World): Promise<string[]> {
@@ -116,7 +124,14 @@ run("firewall plugin chained after bridge, on the real kernel", () => {
     expect(await pingUntil(w.containers[0]!, ipB2, 2)).toBe(false);
     expect(await pingUntil(w.containers[2]!, firstIp(a0.stdout), 2)).toBe(false);
     const rules = await filterRules(w);
-    expect(rules[0]).toBe('-A FORWARD -m comment --comment "CNI firewall plugin rules (ingressPolicy: same-bridge|isolated)" -j CNI-ISOLATION-STAGE-1');
-    for (const [net, i] of [["sba", 0], ["sba", 1], ["sbb", 2]] as const) expect((await cni(w, "del", net, i)).code).toBe(0);
+    expect(rules[0]).toBe(
+      '-A FORWARD -m comment --comment "CNI firewall plugin rules (ingressPolicy: same-bridge|isolated)" -j CNI-ISOLATION-STAGE-1',
+    );
+    for (const [net, i] of [
+      ["sba", 0],
+      ["sba", 1],
+      ["sbb", 2],
+    ] as const)
+      expect((await cni(w, "del", net, i)).code).toBe(0);
   });
 });

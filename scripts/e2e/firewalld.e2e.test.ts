@@ -20,13 +20,15 @@ const FIXTURE = new URL("./fixtures/fake-firewalld.py", import.meta.url).pathnam
 function missingPieces(): string | undefined {
   if (!canUseNetns()) return "not root";
   if (!existsSync(join(BIN_DIR, "firewall"))) return "dist/bin/firewall missing (npm run build)";
-  if (Bun.which("dbus-daemon") === null || Bun.which("busctl") === null) return "dbus-daemon or busctl missing (apt-get install dbus-daemon systemd)";
+  if (Bun.which("dbus-daemon") === null || Bun.which("busctl") === null)
+    return "dbus-daemon or busctl missing (apt-get install dbus-daemon systemd)";
   if (Bun.spawnSync([PY, "-c", "import dbus, gi"]).exitCode !== 0) return "python3-dbus / python3-gi missing";
   return undefined;
 }
 const missing = missingPieces();
 if (missing !== undefined) console.warn(`scripts/e2e: skipping the firewalld backend tests: ${missing}`);
-if (missing !== undefined && process.env.CI === "true") throw new Error(`firewalld.e2e.test.ts cannot run under CI: ${missing}`);
+if (missing !== undefined && process.env.CI === "true")
+  throw new Error(`firewalld.e2e.test.ts cannot run under CI: ${missing}`);
 
 const PREV = {
   cniVersion: "1.0.0",
@@ -49,22 +51,39 @@ describe.skipIf(missing !== undefined)("firewall plugin, firewalld backend over 
 
   async function call(bin: string, command: string, extra: Record<string, unknown> = {}) {
     const config = { cniVersion: "1.0.0", name: "fwd", type: "firewall", prevResult: PREV, ...extra };
-    const env = [`CNI_COMMAND=${command}`, "CNI_CONTAINERID=fwd1", `CNI_NETNS=${NetnsSet.path(container)}`, "CNI_IFNAME=eth0", `CNI_PATH=${BIN_DIR}`];
+    const env = [
+      `CNI_COMMAND=${command}`,
+      "CNI_CONTAINERID=fwd1",
+      `CNI_NETNS=${NetnsSet.path(container)}`,
+      "CNI_IFNAME=eth0",
+      `CNI_PATH=${BIN_DIR}`,
+    ];
     env.push(`DBUS_SYSTEM_BUS_ADDRESS=unix:path=${join(dir, "bus.sock")}`);
-    const p = Bun.spawn(["ip", "netns", "exec", host, "env", ...env, bin], { stdin: new TextEncoder().encode(JSON.stringify(config)), stdout: "pipe", stderr: "pipe" });
+    const p = Bun.spawn(["ip", "netns", "exec", host, "env", ...env, bin], {
+      stdin: new TextEncoder().encode(JSON.stringify(config)),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const [stdout, code] = await Promise.all([new Response(p.stdout).text(), p.exited]);
     return { code, stdout };
   }
-  const iptablesRules = async () => (await sh(host, ["iptables-save"])).stdout.split("\n").filter((l) => l.startsWith("-A"));
+  const iptablesRules = async () =>
+    (await sh(host, ["iptables-save"])).stdout.split("\n").filter((l) => l.startsWith("-A"));
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "tscni-fwd-"));
     set = new NetnsSet("fwd");
     host = await set.add("host");
     container = await set.add("c0");
-    bus = Bun.spawn(["dbus-daemon", "--session", `--address=unix:path=${join(dir, "bus.sock")}`, "--nofork", "--nopidfile"], { stdout: "ignore", stderr: "ignore" });
+    bus = Bun.spawn(
+      ["dbus-daemon", "--session", `--address=unix:path=${join(dir, "bus.sock")}`, "--nofork", "--nopidfile"],
+      { stdout: "ignore", stderr: "ignore" },
+    );
     for (let i = 0; i < 50 && !existsSync(join(dir, "bus.sock")); i++) await Bun.sleep(20);
-    fwd = Bun.spawn([PY, FIXTURE, `unix:path=${join(dir, "bus.sock")}`, join(dir, "zones.json")], { stdout: "pipe", stderr: "inherit" });
+    fwd = Bun.spawn([PY, FIXTURE, `unix:path=${join(dir, "bus.sock")}`, join(dir, "zones.json")], {
+      stdout: "pipe",
+      stderr: "inherit",
+    });
     const reader = (fwd.stdout as ReadableStream<Uint8Array>).getReader();
     const first = await reader.read();
     reader.releaseLock();
@@ -98,17 +117,20 @@ describe.skipIf(missing !== undefined)("firewall plugin, firewalld backend over 
     expect(state().internal).toEqual([]);
   });
 
-  test.skipIf(!existsSync(REF))("the reference's ADD is found by our CHECK and removed by our DEL, and the other way round", async () => {
-    expect((await call(REF, "ADD")).code).toBe(0);
-    expect(state().trusted).toEqual(SOURCES.slice().sort());
-    expect((await call(join(BIN_DIR, "firewall"), "CHECK")).code).toBe(0);
-    expect((await call(join(BIN_DIR, "firewall"), "DEL")).code).toBe(0);
-    expect(state().trusted).toEqual([]);
-    expect((await call(join(BIN_DIR, "firewall"), "ADD")).code).toBe(0);
-    expect((await call(REF, "CHECK")).code).toBe(0);
-    expect((await call(REF, "DEL")).code).toBe(0);
-    expect(state().trusted).toEqual([]);
-  });
+  test.skipIf(!existsSync(REF))(
+    "the reference's ADD is found by our CHECK and removed by our DEL, and the other way round",
+    async () => {
+      expect((await call(REF, "ADD")).code).toBe(0);
+      expect(state().trusted).toEqual(SOURCES.slice().sort());
+      expect((await call(join(BIN_DIR, "firewall"), "CHECK")).code).toBe(0);
+      expect((await call(join(BIN_DIR, "firewall"), "DEL")).code).toBe(0);
+      expect(state().trusted).toEqual([]);
+      expect((await call(join(BIN_DIR, "firewall"), "ADD")).code).toBe(0);
+      expect((await call(REF, "CHECK")).code).toBe(0);
+      expect((await call(REF, "DEL")).code).toBe(0);
+      expect(state().trusted).toEqual([]);
+    },
+  );
 
   test("backend iptables ignores the running firewalld", async () => {
     expect((await call(join(BIN_DIR, "firewall"), "ADD", { backend: "iptables" })).code).toBe(0);

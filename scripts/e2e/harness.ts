@@ -76,7 +76,8 @@ export async function pingUntil(ns: string, address: string, tries = 10): Promis
     const r = await sh(ns, ["ping", "-c", "1", "-W", "1", address]);
     if (r.code === 0) return true;
     // A missing ping is not an unreachable address: say so instead of "expected true".
-    if (r.stderr.includes('exec of "ping" failed')) throw new Error(`ping is missing (apt-get install iputils-ping): ${r.stderr.trim()}`);
+    if (r.stderr.includes('exec of "ping" failed'))
+      throw new Error(`ping is missing (apt-get install iputils-ping): ${r.stderr.trim()}`);
     await Bun.sleep(300);
   }
   return false;

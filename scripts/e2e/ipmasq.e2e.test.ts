@@ -16,7 +16,8 @@ import { BIN_DIR, World, callPlugin, sh } from "./harness.ts";
 
 const root = canUseNetns();
 const built = existsSync(join(BIN_DIR, "bridge")) && existsSync(join(BIN_DIR, "ptp"));
-if (!root && process.env.CI === "true") throw new Error("scripts/e2e/ipmasq: the real-kernel tests must run under CI: run them as root");
+if (!root && process.env.CI === "true")
+  throw new Error("scripts/e2e/ipmasq: the real-kernel tests must run under CI: run them as root");
 if (!root) console.warn("scripts/e2e/ipmasq: not root, skipping the real-kernel ipMasq tests");
 else if (!built) console.warn("scripts/e2e/ipmasq: dist/bin/bridge or ptp missing: run `npm run build`");
 const run = root && built ? describe : describe.skip;
@@ -95,7 +96,8 @@ run("ipMasq on the real kernel", () => {
 
   test("without ipMasq the outside cannot answer: the test setup needs masquerading", async () => {
     const config = { ...netConfig("bridge", "iptables", join(w.dir, "ipam")), ipMasq: false };
-    const call = (command: "ADD" | "DEL") => callPlugin(w.host, { plugin: "bridge", command, containerID: "masq-control", netns: w.netns(0), config });
+    const call = (command: "ADD" | "DEL") =>
+      callPlugin(w.host, { plugin: "bridge", command, containerID: "masq-control", netns: w.netns(0), config });
     expect((await call("ADD")).code).toBe(0);
     try {
       expect(await peerSeen(w.containers[0]!, `http://${OUT_V4}:${PORT}/`, 2)).toStartWith("curl exit");
@@ -111,10 +113,19 @@ run("ipMasq on the real kernel", () => {
     writeFileSync(join(confDir, "10-masqplan.conf"), JSON.stringify(net));
     const nat = async () => (await must(w.host, ["iptables-save", "-t", "nat"])).replace(/^#.*\n/gm, "");
     const before = await nat();
-    const out = await must(w.host, ["env", `NETCONFPATH=${confDir}`, join(BIN_DIR, "cni"), "plan", "masqplan", w.netns(0)]);
+    const out = await must(w.host, [
+      "env",
+      `NETCONFPATH=${confDir}`,
+      join(BIN_DIR, "cni"),
+      "plan",
+      "masqplan",
+      w.netns(0),
+    ]);
     const [kernel, firewall] = out.split("# firewall\n");
     expect(kernel).toContain("type veth");
-    expect(firewall).toMatch(/^iptables -t nat -A POSTROUTING -s 198\.18\.41\.\d+\/32 -m comment --comment "name: \\"masqplan\\" id: \\"cnitool-[0-9a-f]+\\"" -j CNI-[0-9a-f]{24} {2}# unless present$/m);
+    expect(firewall).toMatch(
+      /^iptables -t nat -A POSTROUTING -s 198\.18\.41\.\d+\/32 -m comment --comment "name: \\"masqplan\\" id: \\"cnitool-[0-9a-f]+\\"" -j CNI-[0-9a-f]{24} {2}# unless present$/m,
+    );
     expect(firewall).toContain("ip6tables -t nat -A CNI-");
     expect(await nat()).toBe(before);
   });
@@ -123,7 +134,8 @@ run("ipMasq on the real kernel", () => {
     for (const backend of ["iptables", "nftables"] as const) {
       test(`${plugin} on ${backend}: the outside sees the host's address over IPv4 and IPv6, and DEL leaves no rule`, async () => {
         const config = netConfig(plugin, backend, join(w.dir, "ipam"));
-        const call = (command: "ADD" | "DEL") => callPlugin(w.host, { plugin, command, containerID: `masq-${plugin}-${backend}`, netns: w.netns(0), config });
+        const call = (command: "ADD" | "DEL") =>
+          callPlugin(w.host, { plugin, command, containerID: `masq-${plugin}-${backend}`, netns: w.netns(0), config });
         const add = await call("ADD");
         expect(add.stdout).not.toContain('"code"');
         expect(add.code).toBe(0);
@@ -132,20 +144,24 @@ run("ipMasq on the real kernel", () => {
           expect(await peerSeen(w.containers[0]!, `http://[${OUT_V6}]:${PORT}/`)).toBe(HOST_V6);
           // What we planned is what the tools print back, token for token: the backend
           // finds rules (ours and the reference's) by this text.
-          const ips = (JSON.parse(add.stdout) as { ips: { address: string }[] }).ips.map((ip) => parseCIDR(ip.address)!);
+          const ips = (JSON.parse(add.stdout) as { ips: { address: string }[] }).ips.map(
+            (ip) => parseCIDR(ip.address)!,
+          );
           const planned = planMasqSetup(backend, ips, `masq-${plugin}`, "eth0", `masq-${plugin}-${backend}`);
           const saved = `${await must(w.host, ["iptables-save", "-t", "nat"])}${await must(w.host, ["ip6tables-save", "-t", "nat"])}`;
           const listed = (await sh(w.host, ["nft", "list", "table", "inet", "cni_plugins_masquerade"])).stdout;
           for (const op of planned) {
             if (op.op === "ipt.rule.append") expect(saved).toContain(`-A ${op.chain} ${formatIptRule(op.rule)}\n`);
-            if (op.op === "nft.rule.add") expect(listed).toContain(`${op.rule}${op.comment === undefined ? "" : ` comment "${op.comment}"`}\n`);
+            if (op.op === "nft.rule.add")
+              expect(listed).toContain(`${op.rule}${op.comment === undefined ? "" : ` comment "${op.comment}"`}\n`);
           }
         } finally {
           const del = await call("DEL");
           expect(del.stdout + del.stderr).toBe("");
           expect(del.code).toBe(0);
         }
-        for (const save of ["iptables-save", "ip6tables-save"]) expect(await must(w.host, [save, "-t", "nat"])).not.toContain("CNI-");
+        for (const save of ["iptables-save", "ip6tables-save"])
+          expect(await must(w.host, [save, "-t", "nat"])).not.toContain("CNI-");
         const nft = await sh(w.host, ["nft", "list", "chain", "inet", "cni_plugins_masquerade", "masq_checks"]);
         expect(nft.stdout).not.toContain("saddr");
       });

@@ -38,11 +38,23 @@ run("bridge macspoofchk on the real kernel", () => {
 
   test("ADD installs the spoof check; both containers talk while their MACs are their own", async () => {
     for (const i of [0, 1]) {
-      const r = await callPlugin(w.host, { plugin: "bridge", command: "ADD", containerID: `spoof${i}`, netns: w.netns(i), config: config() });
+      const r = await callPlugin(w.host, {
+        plugin: "bridge",
+        command: "ADD",
+        containerID: `spoof${i}`,
+        netns: w.netns(i),
+        config: config(),
+      });
       expect(r.stdout).not.toContain('"code"');
       ips.push((JSON.parse(r.stdout) as { ips: { address: string }[] }).ips[0]!.address.split("/")[0]!);
       // CHECK reads the rules back through nft and finds them (CHK-3).
-      const check = await callPlugin(w.host, { plugin: "bridge", command: "CHECK", containerID: `spoof${i}`, netns: w.netns(i), config: { ...config(), prevResult: JSON.parse(r.stdout) } });
+      const check = await callPlugin(w.host, {
+        plugin: "bridge",
+        command: "CHECK",
+        containerID: `spoof${i}`,
+        netns: w.netns(i),
+        config: { ...config(), prevResult: JSON.parse(r.stdout) },
+      });
       expect(check.stdout).toBe("");
     }
     const table = await nftTable();
@@ -53,7 +65,12 @@ run("bridge macspoofchk on the real kernel", () => {
 
   test("a container that changes its MAC is cut off; the honest one still reaches the gateway", async () => {
     const c1 = w.containers[1]!;
-    for (const cmd of [["ip", "link", "set", "eth0", "down"], ["ip", "link", "set", "eth0", "address", "02:00:c6:12:22:99"], ["ip", "link", "set", "eth0", "up"], ["ip", "neigh", "flush", "all"]]) {
+    for (const cmd of [
+      ["ip", "link", "set", "eth0", "down"],
+      ["ip", "link", "set", "eth0", "address", "02:00:c6:12:22:99"],
+      ["ip", "link", "set", "eth0", "up"],
+      ["ip", "neigh", "flush", "all"],
+    ]) {
       expect((await sh(c1, cmd)).code).toBe(0);
     }
     await sh(w.containers[0]!, ["ip", "neigh", "flush", "all"]);
@@ -64,13 +81,29 @@ run("bridge macspoofchk on the real kernel", () => {
 
   test("DEL removes the port's chains and its jump, and DEL again succeeds", async () => {
     for (let n = 0; n < 2; n++) {
-      const r = await callPlugin(w.host, { plugin: "bridge", command: "DEL", containerID: "spoof1", netns: w.netns(1), config: config() });
+      const r = await callPlugin(w.host, {
+        plugin: "bridge",
+        command: "DEL",
+        containerID: "spoof1",
+        netns: w.netns(1),
+        config: config(),
+      });
       expect(r.code).toBe(0);
     }
     const table = await nftTable();
     expect(table).not.toContain("spoof1");
     expect(table).toContain("macspoofchk-spoof0-eth0");
-    expect((await callPlugin(w.host, { plugin: "bridge", command: "DEL", containerID: "spoof0", netns: w.netns(0), config: config() })).code).toBe(0);
+    expect(
+      (
+        await callPlugin(w.host, {
+          plugin: "bridge",
+          command: "DEL",
+          containerID: "spoof0",
+          netns: w.netns(0),
+          config: config(),
+        })
+      ).code,
+    ).toBe(0);
     expect(await nftTable()).not.toContain("macspoofchk");
   });
 });

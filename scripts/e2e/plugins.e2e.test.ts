@@ -49,8 +49,17 @@ for (const plugin of ["bridge", "ptp"] as const) {
     run(`${plugin} ${family} on the real kernel`, () => {
       let w: World;
       const dataDir = () => join(w.dir, "ipam");
-      const call = (c: Partial<Call> & Pick<Call, "command">, i: number): Promise<Awaited<ReturnType<typeof callPlugin>>> =>
-        callPlugin(w.host, { plugin, containerID: `ctr-${i}`, netns: w.netns(i), config: netConfig(plugin, family, dataDir()), ...c });
+      const call = (
+        c: Partial<Call> & Pick<Call, "command">,
+        i: number,
+      ): Promise<Awaited<ReturnType<typeof callPlugin>>> =>
+        callPlugin(w.host, {
+          plugin,
+          containerID: `ctr-${i}`,
+          netns: w.netns(i),
+          config: netConfig(plugin, family, dataDir()),
+          ...c,
+        });
       const results: Added[] = [];
 
       beforeAll(async () => {
@@ -63,7 +72,7 @@ for (const plugin of ["bridge", "ptp"] as const) {
       test("ADD gives each container its addresses and a result listing its interface", async () => {
         for (const i of [0, 1]) {
           const r = await call({ command: "ADD" }, i);
-          expect(r.stderr + r.stdout).not.toContain("\"code\"");
+          expect(r.stderr + r.stdout).not.toContain('"code"');
           expect(r.code).toBe(0);
           const result = JSON.parse(r.stdout) as Added;
           expect(result.ips.length).toBe(family === "dual" ? 2 : 1);
@@ -111,7 +120,9 @@ for (const plugin of ["bridge", "ptp"] as const) {
         const hostLinks = await linkNames(w.host);
         expect(hostLinks.filter((l) => l.startsWith("veth"))).toEqual([]);
         const net = `e2e-${plugin}-${family}`;
-        const left = (await reservationFiles(dataDir(), net)).filter((f) => f !== "lock" && !f.startsWith("last_reserved_ip."));
+        const left = (await reservationFiles(dataDir(), net)).filter(
+          (f) => f !== "lock" && !f.startsWith("last_reserved_ip."),
+        );
         expect(left).toEqual([]);
       });
 
@@ -140,13 +151,25 @@ run("bridge on the real kernel, for every result version family", () => {
       const w = await World.create("e2e-ver", 1);
       try {
         const config = { ...netConfig("bridge", "v4", join(w.dir, "ipam"), version), bridge: "tscni1" };
-        const add = await callPlugin(w.host, { plugin: "bridge", command: "ADD", containerID: "v", netns: w.netns(0), config });
+        const add = await callPlugin(w.host, {
+          plugin: "bridge",
+          command: "ADD",
+          containerID: "v",
+          netns: w.netns(0),
+          config,
+        });
         expect(add.code).toBe(0);
         const result = JSON.parse(add.stdout);
         expect(result.cniVersion).toBe(version);
         if (version.startsWith("0.")) expect(result.ips[0].version).toBe("4");
         else expect(result.ips[0].version).toBeUndefined();
-        const del = await callPlugin(w.host, { plugin: "bridge", command: "DEL", containerID: "v", netns: w.netns(0), config });
+        const del = await callPlugin(w.host, {
+          plugin: "bridge",
+          command: "DEL",
+          containerID: "v",
+          netns: w.netns(0),
+          config,
+        });
         expect(del.code).toBe(0);
         expect(await linkNames(w.containers[0]!)).toEqual(["lo"]);
       } finally {
@@ -162,13 +185,17 @@ run("bridge under parallel load on the real kernel", () => {
     try {
       const config = { ...netConfig("bridge", "v4", join(w.dir, "ipam")), bridge: "tscni2" };
       const adds = await Promise.all(
-        w.containers.map((_, i) => callPlugin(w.host, { plugin: "bridge", command: "ADD", containerID: `p${i}`, netns: w.netns(i), config })),
+        w.containers.map((_, i) =>
+          callPlugin(w.host, { plugin: "bridge", command: "ADD", containerID: `p${i}`, netns: w.netns(i), config }),
+        ),
       );
       for (const a of adds) expect(a.code).toBe(0);
       const ips = adds.map((a) => (JSON.parse(a.stdout) as Added).ips[0]!.address);
       expect(new Set(ips).size).toBe(10);
       const dels = await Promise.all(
-        w.containers.map((_, i) => callPlugin(w.host, { plugin: "bridge", command: "DEL", containerID: `p${i}`, netns: w.netns(i), config })),
+        w.containers.map((_, i) =>
+          callPlugin(w.host, { plugin: "bridge", command: "DEL", containerID: `p${i}`, netns: w.netns(i), config }),
+        ),
       );
       for (const d of dels) expect(d.code).toBe(0);
       expect((await linkNames(w.host)).filter((l) => l.startsWith("veth"))).toEqual([]);

@@ -14,7 +14,8 @@ import { BIN_DIR, World, sh } from "./harness.ts";
 
 const root = canUseNetns();
 const built = existsSync(join(BIN_DIR, "portmap"));
-if (!root && process.env.CI !== "true") console.warn("scripts/e2e: not root, skipping portmap's real-kernel end-to-end tests");
+if (!root && process.env.CI !== "true")
+  console.warn("scripts/e2e: not root, skipping portmap's real-kernel end-to-end tests");
 else if (!built) console.warn("scripts/e2e: dist/bin/portmap missing: run `npm run build`");
 const run = (root || process.env.CI === "true") && built ? describe : describe.skip;
 
@@ -56,8 +57,16 @@ for (const backend of ["iptables", "nftables"] as const) {
       CAP_ARGS: JSON.stringify({ portMappings: MAPPINGS }),
     });
     const cni = async (verb: string) => {
-      const proc = Bun.spawn(["ip", "netns", "exec", w.host, join(BIN_DIR, "cni"), verb, "pm-e2e", w.netns(0)], { env: env(), stdout: "pipe", stderr: "pipe" });
-      const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+      const proc = Bun.spawn(["ip", "netns", "exec", w.host, join(BIN_DIR, "cni"), verb, "pm-e2e", w.netns(0)], {
+        env: env(),
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      const [stdout, stderr, code] = await Promise.all([
+        new Response(proc.stdout).text(),
+        new Response(proc.stderr).text(),
+        proc.exited,
+      ]);
       return { stdout, stderr, code };
     };
 
@@ -68,7 +77,17 @@ for (const backend of ["iptables", "nftables"] as const) {
         cniVersion: "1.0.0",
         name: "pm-e2e",
         plugins: [
-          { type: "bridge", bridge: "tscnipm0", isGateway: true, hairpinMode: true, ipam: { type: "host-local", ranges: [[{ subnet: "198.18.20.0/24" }], [{ subnet: "2001:db8:20::/64" }]], dataDir: join(w.dir, "ipam") } },
+          {
+            type: "bridge",
+            bridge: "tscnipm0",
+            isGateway: true,
+            hairpinMode: true,
+            ipam: {
+              type: "host-local",
+              ranges: [[{ subnet: "198.18.20.0/24" }], [{ subnet: "2001:db8:20::/64" }]],
+              dataDir: join(w.dir, "ipam"),
+            },
+          },
           { type: "portmap", capabilities: { portMappings: true }, backend },
         ],
       };
@@ -110,7 +129,9 @@ for (const backend of ["iptables", "nftables"] as const) {
 
     test("cni del removes every rule of the container, and a second del succeeds", async () => {
       expect((await cni("del")).code).toBe(0);
-      const saved = (await sh(w.host, ["iptables-save", "-t", "nat"])).stdout + (await sh(w.host, ["ip6tables-save", "-t", "nat"])).stdout;
+      const saved =
+        (await sh(w.host, ["iptables-save", "-t", "nat"])).stdout +
+        (await sh(w.host, ["ip6tables-save", "-t", "nat"])).stdout;
       expect(saved).not.toContain("CNI-DN-");
       expect(saved).not.toContain("DNAT --to-destination");
       const nft = (await sh(w.host, ["nft", "list", "ruleset"])).stdout;

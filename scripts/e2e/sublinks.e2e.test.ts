@@ -13,10 +13,16 @@ import { join } from "node:path";
 import { firstMissing, missingFile, missingRoot, missingTools, skipUnless } from "@tscni/spec/testing";
 import { BIN_DIR, type Call, World, callPlugin, linkNames, pingUntil, sh } from "./harness.ts";
 
-const missing = firstMissing(missingRoot(), missingTools(["ip", "ping"]), missingFile(join(BIN_DIR, "macvlan"), "npm run build"), missingFile(join(BIN_DIR, "dummy"), "npm run build"));
+const missing = firstMissing(
+  missingRoot(),
+  missingTools(["ip", "ping"]),
+  missingFile(join(BIN_DIR, "macvlan"), "npm run build"),
+  missingFile(join(BIN_DIR, "dummy"), "npm run build"),
+);
 const run = skipUnless("the interface plugins' real-kernel tests", missing) ? describe.skip : describe;
 
-const reservations = (dir: string): string[] => (existsSync(dir) ? readdirSync(dir).filter((f) => f !== "lock" && !f.startsWith("last_reserved_ip.")) : []);
+const reservations = (dir: string): string[] =>
+  existsSync(dir) ? readdirSync(dir).filter((f) => f !== "lock" && !f.startsWith("last_reserved_ip.")) : [];
 
 run("the interface plugins on the real kernel", () => {
   let w: World;
@@ -29,7 +35,8 @@ run("the interface plugins on the real kernel", () => {
     ipam: { type: "host-local", ranges: [[{ subnet: "198.18.14.0/24" }]], dataDir: dataDir() },
     ...extra,
   });
-  const call = (c: Partial<Call> & Pick<Call, "command" | "plugin" | "config">, i: number) => callPlugin(w.host, { containerID: `ctr-${i}`, netns: w.netns(i), ...c });
+  const call = (c: Partial<Call> & Pick<Call, "command" | "plugin" | "config">, i: number) =>
+    callPlugin(w.host, { containerID: `ctr-${i}`, netns: w.netns(i), ...c });
 
   beforeAll(async () => {
     w = await World.create("e2e-sublink", 2);
@@ -52,10 +59,16 @@ run("the interface plugins on the real kernel", () => {
     for (const i of [0, 1]) {
       const r = await call({ plugin: "macvlan", command: "ADD", config: conf }, i);
       expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
-      added.push(JSON.parse(r.stdout) as { ips: { address: string }[]; interfaces: { name: string; sandbox: string }[] });
+      added.push(
+        JSON.parse(r.stdout) as { ips: { address: string }[]; interfaces: { name: string; sandbox: string }[] },
+      );
     }
-    expect(added[0]?.interfaces).toEqual([{ name: "eth0", mac: expect.stringMatching(/^[0-9a-f:]{17}$/), sandbox: w.netns(0) }] as never);
-    const link = JSON.parse((await sh(w.containers[0]!, ["ip", "-d", "-j", "link", "show", "eth0"])).stdout) as { linkinfo: { info_kind: string; info_data: { mode: string } } }[];
+    expect(added[0]?.interfaces).toEqual([
+      { name: "eth0", mac: expect.stringMatching(/^[0-9a-f:]{17}$/), sandbox: w.netns(0) },
+    ] as never);
+    const link = JSON.parse((await sh(w.containers[0]!, ["ip", "-d", "-j", "link", "show", "eth0"])).stdout) as {
+      linkinfo: { info_kind: string; info_data: { mode: string } };
+    }[];
     expect(link[0]?.linkinfo).toMatchObject({ info_kind: "macvlan", info_data: { mode: "bridge" } });
     const peer = added[1]!.ips[0]!.address.split("/")[0]!;
     expect(await pingUntil(w.containers[0]!, peer, 20)).toBe(true);
@@ -63,14 +76,18 @@ run("the interface plugins on the real kernel", () => {
       const r = await call({ plugin: "macvlan", command: "CHECK", config: { ...conf, prevResult: added[i] } }, i);
       expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 0, stdout: "" });
     }
-    for (const i of [0, 1, 1]) expect((await call({ plugin: "macvlan", command: "DEL", config: conf }, i)).code).toBe(0);
+    for (const i of [0, 1, 1])
+      expect((await call({ plugin: "macvlan", command: "DEL", config: conf }, i)).code).toBe(0);
     expect(await linkNames(w.containers[0]!)).toEqual(["lo"]);
     expect(await linkNames(w.containers[1]!)).toEqual(["lo"]);
     expect(reservations(join(dataDir(), "e2e-macvlan"))).toEqual([]);
   }, 60_000);
 
   test("a macvlan ADD whose IPAM fails after the link is made removes the link again (ADD-6)", async () => {
-    const r = await call({ plugin: "macvlan", command: "ADD", config: net("macvlan", { ipam: { type: "tscni-no-such-ipam" } }) }, 0);
+    const r = await call(
+      { plugin: "macvlan", command: "ADD", config: net("macvlan", { ipam: { type: "tscni-no-such-ipam" } }) },
+      0,
+    );
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout).msg).toContain("tscni-no-such-ipam");
     expect(await linkNames(w.containers[0]!)).toEqual(["lo"]);
@@ -81,7 +98,10 @@ run("the interface plugins on the real kernel", () => {
       const hostBefore = await linkNames(w.host);
       const r = await call({ plugin: kind, command: "ADD", config: net(kind, { vlanId: 7 }) }, 0);
       expect(r.code).toBe(1);
-      expect(JSON.parse(r.stdout)).toMatchObject({ code: 999, msg: `failed to create ${kind}: operation not supported` });
+      expect(JSON.parse(r.stdout)).toMatchObject({
+        code: 999,
+        msg: `failed to create ${kind}: operation not supported`,
+      });
       expect(await linkNames(w.containers[0]!)).toEqual(["lo"]);
       expect(await linkNames(w.host)).toEqual(hostBefore);
       expect(reservations(join(dataDir(), `e2e-${kind}`))).toEqual([]);

@@ -14,7 +14,11 @@ import { BIN_DIR, World, linkNames, pingUntil, sh } from "./harness.ts";
 
 const skip = skipUnless(
   "bridge + static + tuning end to end",
-  firstMissing(missingRoot(), missingTools(["ip", "ping"]), existsSync(join(BIN_DIR, "tuning")) ? undefined : `${BIN_DIR}/tuning (bun run scripts/build.ts)`),
+  firstMissing(
+    missingRoot(),
+    missingTools(["ip", "ping"]),
+    existsSync(join(BIN_DIR, "tuning")) ? undefined : `${BIN_DIR}/tuning (bun run scripts/build.ts)`,
+  ),
 );
 
 describe.skipIf(skip)("bridge with static IPAM, then tuning, through cni add", () => {
@@ -22,11 +26,23 @@ describe.skipIf(skip)("bridge with static IPAM, then tuning, through cni add", (
   const conf = () => join(w.dir, "conf");
   const tuningDir = () => join(w.dir, "tuning");
   const cni = (verb: string, i: number, capArgs?: object) => {
-    const env = ["env", `NETCONFPATH=${conf()}`, `CNI_PATH=${BIN_DIR}`, `CNI_CACHE_DIR=${join(w.dir, "cache")}`, `CNI_ARGS=IgnoreUnknown=1;IP=198.18.60.${10 + i}/24`];
+    const env = [
+      "env",
+      `NETCONFPATH=${conf()}`,
+      `CNI_PATH=${BIN_DIR}`,
+      `CNI_CACHE_DIR=${join(w.dir, "cache")}`,
+      `CNI_ARGS=IgnoreUnknown=1;IP=198.18.60.${10 + i}/24`,
+    ];
     if (capArgs !== undefined) env.push(`CAP_ARGS=${JSON.stringify(capArgs)}`);
     return sh(w.host, [...env, join(BIN_DIR, "cni"), verb, "tn-e2e", w.netns(i)]);
   };
-  const eth0 = async (i: number) => (JSON.parse((await sh(w.containers[i]!, ["ip", "-d", "-j", "link", "show", "dev", "eth0"])).stdout) as Record<string, unknown>[])[0] ?? {};
+  const eth0 = async (i: number) =>
+    (
+      JSON.parse((await sh(w.containers[i]!, ["ip", "-d", "-j", "link", "show", "dev", "eth0"])).stdout) as Record<
+        string,
+        unknown
+      >[]
+    )[0] ?? {};
 
   beforeAll(async () => {
     w = await World.create("e2e-tn", 2);
@@ -35,8 +51,20 @@ describe.skipIf(skip)("bridge with static IPAM, then tuning, through cni add", (
       cniVersion: "1.0.0",
       name: "tn-e2e",
       plugins: [
-        { type: "bridge", bridge: "tscnitn0", isGateway: true, ipam: { type: "static", routes: [{ dst: "198.19.0.0/16" }] } },
-        { type: "tuning", dataDir: tuningDir(), mtu: 1400, promisc: true, sysctl: { "net.ipv4.conf.IFNAME.arp_notify": "1" }, capabilities: { mac: true } },
+        {
+          type: "bridge",
+          bridge: "tscnitn0",
+          isGateway: true,
+          ipam: { type: "static", routes: [{ dst: "198.19.0.0/16" }] },
+        },
+        {
+          type: "tuning",
+          dataDir: tuningDir(),
+          mtu: 1400,
+          promisc: true,
+          sysctl: { "net.ipv4.conf.IFNAME.arp_notify": "1" },
+          capabilities: { mac: true },
+        },
       ],
     };
     writeFileSync(join(conf(), "10-tn.conflist"), JSON.stringify(list));
@@ -52,9 +80,15 @@ describe.skipIf(skip)("bridge with static IPAM, then tuning, through cni add", (
       expect(a0.stdout).toContain("198.18.60.10/24");
       expect(a0.code).toBe(0);
       expect(a1.code).toBe(0);
-      const r1 = JSON.parse(a1.stdout) as { ips: { address: string }[]; interfaces: { name: string; mac?: string; sandbox?: string }[] };
+      const r1 = JSON.parse(a1.stdout) as {
+        ips: { address: string }[];
+        interfaces: { name: string; mac?: string; sandbox?: string }[];
+      };
       expect(r1.ips.map((x) => x.address)).toEqual(["198.18.60.11/24"]);
-      expect(r1.interfaces.find((x) => x.sandbox !== undefined)).toMatchObject({ name: "eth0", mac: "02:00:00:00:60:0b" });
+      expect(r1.interfaces.find((x) => x.sandbox !== undefined)).toMatchObject({
+        name: "eth0",
+        mac: "02:00:00:00:60:0b",
+      });
       for (const i of [0, 1]) expect(await eth0(i)).toMatchObject({ mtu: 1400, promiscuity: 1 });
       expect((await eth0(1)).address).toBe("02:00:00:00:60:0b");
       expect((await sh(w.containers[0]!, ["cat", "/proc/sys/net/ipv4/conf/eth0/arp_notify"])).stdout.trim()).toBe("1");

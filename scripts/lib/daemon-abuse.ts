@@ -93,20 +93,31 @@ function raw(socket: string, parts: string[]): Promise<Outcome> {
 async function pool<T>(n: number, width: number, task: (i: number) => Promise<T>): Promise<T[]> {
   const out: T[] = [];
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < n) out.push(await task(next++));
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < n) out.push(await task(next++));
+    }),
+  );
   return out;
 }
 
-const MALFORMED = ["GARBAGE\r\n\r\n", "POST /cni HTTP/1.1\r\ncontent-length: 5\r\n\r\nnope!", "POST /cni HTTP/1.1\r\ncontent-length: x\r\n\r\n", "POST /cni HTTP/1.1\r\ncontent-length: 2\r\n\r\n{}"];
+const MALFORMED = [
+  "GARBAGE\r\n\r\n",
+  "POST /cni HTTP/1.1\r\ncontent-length: 5\r\n\r\nnope!",
+  "POST /cni HTTP/1.1\r\ncontent-length: x\r\n\r\n",
+  "POST /cni HTTP/1.1\r\ncontent-length: 2\r\n\r\n{}",
+];
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
-const p95 = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))] ?? NaN;
+const p95 = (xs: number[]): number =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))] ?? NaN;
 const tally = (outcomes: Outcome[]): string => {
   const m = new Map<Outcome, number>();
   for (const c of outcomes) m.set(c, (m.get(c) ?? 0) + 1);
-  return [...m].sort(([a], [b]) => a.localeCompare(b)).map(([c, n]) => `${c}: ${n}`).join(", ");
+  return [...m]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([c, n]) => `${c}: ${n}`)
+    .join(", ");
 };
 
 /** The three kinds of abuse. */
@@ -154,9 +165,16 @@ export async function abuse(target: AbuseTarget, rows: string[]): Promise<Record
   const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(target.pid))), 10);
   const t0 = performance.now();
   const aimed = target.decoy ?? target.socket;
-  const procs = KINDS.map((kind) => Bun.spawn([process.execPath, "run", import.meta.path, "--attack", kind, aimed], { stdout: "pipe", stderr: "inherit" }));
+  const procs = KINDS.map((kind) =>
+    Bun.spawn([process.execPath, "run", import.meta.path, "--attack", kind, aimed], {
+      stdout: "pipe",
+      stderr: "inherit",
+    }),
+  );
   let done = false;
-  const report = Promise.all(procs.map(async (p) => JSON.parse(await new Response(p.stdout).text()) as Outcome[])).finally(() => (done = true));
+  const report = Promise.all(
+    procs.map(async (p) => JSON.parse(await new Response(p.stdout).text()) as Outcome[]),
+  ).finally(() => (done = true));
   const during: number[] = [];
   // Whole ADD/DEL pairs only (an even call is an ADD, the odd one after it its DEL), so no
   // container is left added for the next run.
@@ -170,7 +188,8 @@ export async function abuse(target: AbuseTarget, rows: string[]): Promise<Record
     return sum + (u === undefined ? 0 : Number(u.cpuTime.user + u.cpuTime.system) / 1000);
   }, 0);
   const s2 = await served(target.socket);
-  const inDaemon = (a: { sum: number; count: number }, b: { sum: number; count: number }): number => ((b.sum - a.sum) / Math.max(1, b.count - a.count)) * 1000;
+  const inDaemon = (a: { sum: number; count: number }, b: { sum: number; count: number }): number =>
+    ((b.sum - a.sum) / Math.max(1, b.count - a.count)) * 1000;
   const alive = (await target.valid(1000)).ms;
   await target.valid(1001);
   rows.push(
@@ -188,8 +207,19 @@ export async function abuse(target: AbuseTarget, rows: string[]): Promise<Record
     "",
     `a valid call after the abuse: ${alive.toFixed(1)} ms`,
   );
-  return { "abuse.baseline.median": median(baseline), "abuse.during.median": median(during), "abuse.during.p95": p95(during), "abuse.rss.idle": idle, "abuse.rss.peak": peak, "abuse.daemon.before": inDaemon(s0, s1), "abuse.daemon.during": inDaemon(s1, s2), "abuse.cpu.daemon": daemonCpu, "abuse.cpu.attackers": attackersCpu };
+  return {
+    "abuse.baseline.median": median(baseline),
+    "abuse.during.median": median(during),
+    "abuse.during.p95": p95(during),
+    "abuse.rss.idle": idle,
+    "abuse.rss.peak": peak,
+    "abuse.daemon.before": inDaemon(s0, s1),
+    "abuse.daemon.during": inDaemon(s1, s2),
+    "abuse.cpu.daemon": daemonCpu,
+    "abuse.cpu.attackers": attackersCpu,
+  };
 }
 
 const [flag, kind, socketArg] = process.argv.slice(2);
-if (flag === "--attack" && KINDS.includes(kind as AttackKind) && socketArg !== undefined) console.log(JSON.stringify(await attack(socketArg, kind as AttackKind)));
+if (flag === "--attack" && KINDS.includes(kind as AttackKind) && socketArg !== undefined)
+  console.log(JSON.stringify(await attack(socketArg, kind as AttackKind)));

@@ -43,7 +43,11 @@ export class NetnsSet {
 }
 
 /** Runs a command inside a namespace and returns its result (never throws). */
-export async function inNetns(name: string, cmd: string[], opts: { env?: Record<string, string>; input?: string } = {}) {
+export async function inNetns(
+  name: string,
+  cmd: string[],
+  opts: { env?: Record<string, string>; input?: string } = {},
+) {
   const env = Object.entries(opts.env ?? {}).map(([k, v]) => `${k}=${v}`);
   const p = $({ input: opts.input ?? "" })`ip netns exec ${name} env ${env} ${cmd}`.nothrow();
   const out = await p;

@@ -16,9 +16,24 @@ export interface ForeignReport {
   readonly foreignSurvived: boolean;
 }
 
-async function call(hostNs: string, dir: string, plugin: string, command: string, netns: string, conf: object): Promise<number> {
+async function call(
+  hostNs: string,
+  dir: string,
+  plugin: string,
+  command: string,
+  netns: string,
+  conf: object,
+): Promise<number> {
   const p = Bun.spawn(["ip", "netns", "exec", hostNs, join(dir, plugin)], {
-    env: { PATH: process.env.PATH ?? "/usr/sbin:/usr/bin:/sbin:/bin", CNI_COMMAND: command, CNI_CONTAINERID: "foreign1", CNI_NETNS: netns, CNI_IFNAME: "eth0", CNI_ARGS: "", CNI_PATH: dir },
+    env: {
+      PATH: process.env.PATH ?? "/usr/sbin:/usr/bin:/sbin:/bin",
+      CNI_COMMAND: command,
+      CNI_CONTAINERID: "foreign1",
+      CNI_NETNS: netns,
+      CNI_IFNAME: "eth0",
+      CNI_ARGS: "",
+      CNI_PATH: dir,
+    },
     stdin: new TextEncoder().encode(JSON.stringify(conf)),
     stdout: "ignore",
     stderr: "ignore",
@@ -38,7 +53,13 @@ export async function foreignInterface(dir: string): Promise<ForeignReport[]> {
       // A veth pair wholly inside the container: not what any ADD makes (no dummy driver is assumed).
       const made = Bun.spawnSync(["ip", "-n", ctr, "link", "add", "eth0", "type", "veth", "peer", "name", "other0"]);
       if (made.exitCode !== 0) throw new Error(`cannot make the foreign interface: ${made.stderr.toString()}`);
-      const conf = { cniVersion: "0.4.0", name: "foreignnet", type: plugin, bridge: "tscnifor0", ipam: { type: "host-local", dataDir, ranges: [[{ subnet: "198.18.65.0/24" }]] } };
+      const conf = {
+        cniVersion: "0.4.0",
+        name: "foreignnet",
+        type: plugin,
+        bridge: "tscnifor0",
+        ipam: { type: "host-local", dataDir, ranges: [[{ subnet: "198.18.65.0/24" }]] },
+      };
       const addExit = await call(host, dir, plugin, "ADD", NetnsSet.path(ctr), conf);
       const delExit = await call(host, dir, plugin, "DEL", NetnsSet.path(ctr), conf);
       const foreignSurvived = Bun.spawnSync(["ip", "-n", ctr, "link", "show", "eth0"]).exitCode === 0;

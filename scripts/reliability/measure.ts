@@ -20,11 +20,15 @@ const sides = [
 for (const step of [4, 1]) {
   for (const [name, dir] of sides) {
     const r = await raceAddDel(dir, races, step);
-    console.log(`race (DEL ${step}ms steps) ${name}: ${r.liveWithFreeAddress}/${r.races} live interfaces with a free address, ${r.reservedWithoutInterface} reservations without interface, ${r.failedCalls} races with a failed call`);
+    console.log(
+      `race (DEL ${step}ms steps) ${name}: ${r.liveWithFreeAddress}/${r.races} live interfaces with a free address, ${r.reservedWithoutInterface} reservations without interface, ${r.failedCalls} races with a failed call`,
+    );
   }
 }
 for (const [name, dir] of sides) {
   for (const f of await foreignInterface(dir)) {
-    console.log(`foreign ${f.plugin} ${name}: ADD exit ${f.addExit}, DEL exit ${f.delExit}, foreign interface ${f.foreignSurvived ? "kept" : "DELETED"}`);
+    console.log(
+      `foreign ${f.plugin} ${name}: ADD exit ${f.addExit}, DEL exit ${f.delExit}, foreign interface ${f.foreignSurvived ? "kept" : "DELETED"}`,
+    );
   }
 }

@@ -21,9 +21,25 @@ export interface RaceReport {
   readonly failedCalls: number;
 }
 
-function spawnPlugin(hostNs: string, pluginDir: string, command: "ADD" | "DEL", cid: string, netns: string, ifName: string, conf: object) {
+function spawnPlugin(
+  hostNs: string,
+  pluginDir: string,
+  command: "ADD" | "DEL",
+  cid: string,
+  netns: string,
+  ifName: string,
+  conf: object,
+) {
   return Bun.spawn(["ip", "netns", "exec", hostNs, join(pluginDir, "bridge")], {
-    env: { PATH: process.env.PATH ?? "/usr/sbin:/usr/bin:/sbin:/bin", CNI_COMMAND: command, CNI_CONTAINERID: cid, CNI_NETNS: netns, CNI_IFNAME: ifName, CNI_ARGS: "", CNI_PATH: pluginDir },
+    env: {
+      PATH: process.env.PATH ?? "/usr/sbin:/usr/bin:/sbin:/bin",
+      CNI_COMMAND: command,
+      CNI_CONTAINERID: cid,
+      CNI_NETNS: netns,
+      CNI_IFNAME: ifName,
+      CNI_ARGS: "",
+      CNI_PATH: pluginDir,
+    },
     stdin: new TextEncoder().encode(JSON.stringify(conf)),
     stdout: "pipe",
     stderr: "pipe",
@@ -32,10 +48,16 @@ function spawnPlugin(hostNs: string, pluginDir: string, command: "ADD" | "DEL", 
 
 /** The IPv4 addresses of the container namespace's interfaces, by interface name. */
 async function liveAddresses(ns: string): Promise<Map<string, string[]>> {
-  const out = await new Response(Bun.spawn(["ip", "-n", ns, "-j", "-4", "addr", "show"], { stdout: "pipe" }).stdout).json();
+  const out = await new Response(
+    Bun.spawn(["ip", "-n", ns, "-j", "-4", "addr", "show"], { stdout: "pipe" }).stdout,
+  ).json();
   const map = new Map<string, string[]>();
   for (const l of out as { ifname: string; addr_info?: { local: string }[] }[]) {
-    if (l.ifname !== "lo") map.set(l.ifname, (l.addr_info ?? []).map((a) => a.local));
+    if (l.ifname !== "lo")
+      map.set(
+        l.ifname,
+        (l.addr_info ?? []).map((a) => a.local),
+      );
   }
   return map;
 }

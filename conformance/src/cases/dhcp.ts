@@ -11,7 +11,12 @@ import type { ConformanceCase } from "../types.ts";
 import { pickVersion } from "./versions.ts";
 
 async function config(ctx: Parameters<ConformanceCase["run"]>[0], socket: string): Promise<Record<string, unknown>> {
-  return { cniVersion: await pickVersion(ctx), name: "tscni-conformance", type: "bridge", ipam: { type: ctx.plugin, daemonSocketPath: socket } };
+  return {
+    cniVersion: await pickVersion(ctx),
+    name: "tscni-conformance",
+    type: "bridge",
+    ipam: { type: ctx.plugin, daemonSocketPath: socket },
+  };
 }
 
 /** dhcp's cases. */
@@ -24,7 +29,10 @@ export const DHCP_CASES: readonly ConformanceCase[] = [
       const socket = join(ctx.tmp, "no-daemon.sock");
       for (const command of ["ADD", "CHECK", "DEL"]) {
         const e = expectError(await ctx.call(command, { stdin: await config(ctx, socket) }));
-        check(e.msg.includes("error dialing DHCP daemon") && e.msg.includes(socket), `${command} without a daemon must say it cannot reach ${socket}: ${JSON.stringify(e.msg)}`);
+        check(
+          e.msg.includes("error dialing DHCP daemon") && e.msg.includes(socket),
+          `${command} without a daemon must say it cannot reach ${socket}: ${JSON.stringify(e.msg)}`,
+        );
       }
     },
   },

@@ -31,7 +31,8 @@ export const FRAMEWORK_CASES: readonly ConformanceCase[] = [
     run: async (ctx) => {
       const env = { CNI_CONTAINERID: "", CNI_NETNS: "", CNI_IFNAME: "" };
       const e = expectError(await ctx.call("ADD", { env, stdin: await validConfig(ctx) }), 4);
-      for (const name of Object.keys(env)) check(e.msg.includes(name) || (e.details ?? "").includes(name), `the error must name ${name}: ${e.msg}`);
+      for (const name of Object.keys(env))
+        check(e.msg.includes(name) || (e.details ?? "").includes(name), `the error must name ${name}: ${e.msg}`);
     },
   },
   {
@@ -87,7 +88,8 @@ export const FRAMEWORK_CASES: readonly ConformanceCase[] = [
       const { supportedVersions } = await versionOf(ctx);
       const e = expectError(await ctx.call("ADD", { stdin: { ...(await validConfig(ctx)), cniVersion: "99.0.0" } }), 1);
       const text = `${e.msg} ${e.details ?? ""}`;
-      for (const v of supportedVersions) check(text.includes(v), `the error must list the supported version "${v}": ${text}`);
+      for (const v of supportedVersions)
+        check(text.includes(v), `the error must list the supported version "${v}": ${text}`);
     },
   },
   {
@@ -113,7 +115,8 @@ export const FRAMEWORK_CASES: readonly ConformanceCase[] = [
       plugin: "*",
       run: async (ctx) => {
         const { supportedVersions } = await versionOf(ctx);
-        if (!supportedVersions.includes("1.1.0")) throw new Skip(`${cmd} exists from spec 1.1.0, which the plugin does not support`);
+        if (!supportedVersions.includes("1.1.0"))
+          throw new Skip(`${cmd} exists from spec 1.1.0, which the plugin does not support`);
         const env = { CNI_CONTAINERID: "", CNI_NETNS: "", CNI_IFNAME: "", CNI_ARGS: "" };
         expectError(await ctx.call(cmd, { env, stdin: { cniVersion: "1.0.0", name: NAME, type: ctx.plugin } }), 1);
       },

@@ -22,17 +22,24 @@ async function statuses(dir: string, plugin: string, cases: typeof TAP_CASES): P
   return Object.fromEntries(rows.map((r) => [r.id, r.status]));
 }
 
-const skip = skipUnless("the host-device and tap cases", firstMissing(missingRoot(), missingFile(ours, "npm run build")));
+const skip = skipUnless(
+  "the host-device and tap cases",
+  firstMissing(missingRoot(), missingFile(ours, "npm run build")),
+);
 
 describe.skipIf(skip)("the host-device and tap cases can fail", () => {
-  test.skipIf(!existsSync(reference))("the reference host-device fails only the idempotent DEL", async () => {
-    expect(await statuses("/usr/lib/cni", "host-device", HOST_DEVICE_CASES)).toEqual({
-      "hd.missing-device": "pass",
-      "hd.no-selector": "pass",
-      "hd.del-idempotent": "fail",
-      "hd.del-no-netns": "pass",
-    });
-  }, 60_000);
+  test.skipIf(!existsSync(reference))(
+    "the reference host-device fails only the idempotent DEL",
+    async () => {
+      expect(await statuses("/usr/lib/cni", "host-device", HOST_DEVICE_CASES)).toEqual({
+        "hd.missing-device": "pass",
+        "hd.no-selector": "pass",
+        "hd.del-idempotent": "fail",
+        "hd.del-no-netns": "pass",
+      });
+    },
+    60_000,
+  );
 
   test("a tap whose DEL does nothing fails the add-del case", async () => {
     const dir = join(root, "no-del");

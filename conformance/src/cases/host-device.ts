@@ -17,8 +17,16 @@ async function linkNames(ns: TestNetns): Promise<string[]> {
   return (await ipJson<{ ifname: string }[]>(ns, ["link", "show"])).map((l) => l.ifname).sort();
 }
 
-async function config(ctx: CaseContext, extra: Record<string, unknown> = { device: MISSING }): Promise<Record<string, unknown>> {
-  return { cniVersion: await pickVersion(ctx, ["1.0.0", "1.1.0"]), name: "tscni-conformance-hd", type: ctx.plugin, ...extra };
+async function config(
+  ctx: CaseContext,
+  extra: Record<string, unknown> = { device: MISSING },
+): Promise<Record<string, unknown>> {
+  return {
+    cniVersion: await pickVersion(ctx, ["1.0.0", "1.1.0"]),
+    name: "tscni-conformance-hd",
+    type: ctx.plugin,
+    ...extra,
+  };
 }
 
 /** The host-device cases. */
@@ -32,8 +40,14 @@ export const HOST_DEVICE_CASES: readonly ConformanceCase[] = [
       withNetns(async (ns) => {
         const before = await linkNames(ns);
         const err = expectError(await ctx.call("ADD", { env: { CNI_NETNS: ns.path }, stdin: await config(ctx) }));
-        check(err.msg.includes("failed to find host device"), `the error should say the host device was not found: ${JSON.stringify(err.msg)}`);
-        check(JSON.stringify(await linkNames(ns)) === JSON.stringify(before), "a failed ADD must leave the container as it was");
+        check(
+          err.msg.includes("failed to find host device"),
+          `the error should say the host device was not found: ${JSON.stringify(err.msg)}`,
+        );
+        check(
+          JSON.stringify(await linkNames(ns)) === JSON.stringify(before),
+          "a failed ADD must leave the container as it was",
+        );
       }),
   },
   {
@@ -44,7 +58,10 @@ export const HOST_DEVICE_CASES: readonly ConformanceCase[] = [
     run: (ctx) =>
       withNetns(async (ns) => {
         const err = expectError(await ctx.call("ADD", { env: { CNI_NETNS: ns.path }, stdin: await config(ctx, {}) }));
-        check(err.msg.includes('"device"'), `the error should name the keys that select a device: ${JSON.stringify(err.msg)}`);
+        check(
+          err.msg.includes('"device"'),
+          `the error should name the keys that select a device: ${JSON.stringify(err.msg)}`,
+        );
       }),
   },
   {
@@ -54,7 +71,8 @@ export const HOST_DEVICE_CASES: readonly ConformanceCase[] = [
     needsRoot: true,
     run: (ctx) =>
       withNetns(async (ns) => {
-        for (let i = 0; i < 2; i++) expectSuccess(await ctx.call("DEL", { env: { CNI_NETNS: ns.path }, stdin: await config(ctx) }));
+        for (let i = 0; i < 2; i++)
+          expectSuccess(await ctx.call("DEL", { env: { CNI_NETNS: ns.path }, stdin: await config(ctx) }));
       }),
   },
   {

@@ -21,14 +21,22 @@ interface Attachment {
 }
 
 function config(ctx: CaseContext, subnet: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { cniVersion: "1.1.0", name: NET, type: "bridge", ipam: { type: "host-local", ranges: [[{ subnet }]], dataDir: ctx.tmp }, ...extra };
+  return {
+    cniVersion: "1.1.0",
+    name: NET,
+    type: "bridge",
+    ipam: { type: "host-local", ranges: [[{ subnet }]], dataDir: ctx.tmp },
+    ...extra,
+  };
 }
 
 const store = (ctx: CaseContext, file: string) => join(ctx.tmp, NET, file);
 
 /** ADDs (cid, eth0) at 1.1.0 and returns the reserved IP (no prefix). */
 async function add(ctx: CaseContext, cid: string, subnet: string): Promise<string> {
-  const r = expectResult(await ctx.call("ADD", { env: { CNI_CONTAINERID: cid, CNI_IFNAME: "eth0" }, stdin: config(ctx, subnet) }));
+  const r = expectResult(
+    await ctx.call("ADD", { env: { CNI_CONTAINERID: cid, CNI_IFNAME: "eth0" }, stdin: config(ctx, subnet) }),
+  );
   const address = (r.ips as { address?: string }[] | undefined)?.[0]?.address;
   check(typeof address === "string", `the result has no ips[0].address: ${JSON.stringify(r)}`);
   return address.split("/")[0] ?? "";
@@ -52,19 +60,26 @@ function status(ctx: CaseContext, subnet: string, dataDir = ctx.tmp): Promise<Ou
 function expectNotReady(out: Outcome, what: string): void {
   if (out.exitCode === 0) {
     check(out.stdout.trim() === "", `a ready STATUS prints nothing, got ${show(out)}`);
-    throw new Skip(`the plugin reports ready ${what}, as one without a STATUS check does (ST-7); code 50 there is a tscni extension`);
+    throw new Skip(
+      `the plugin reports ready ${what}, as one without a STATUS check does (ST-7); code 50 there is a tscni extension`,
+    );
   }
   expectError(out, 50);
 }
 
 /** The bookkeeping files GC must leave as they were (§8.3). */
 function bookkeeping(ctx: CaseContext): string {
-  const read = (f: string) => (existsSync(store(ctx, f)) ? JSON.stringify(readFileSync(store(ctx, f), "utf8")) : "missing");
+  const read = (f: string) =>
+    existsSync(store(ctx, f)) ? JSON.stringify(readFileSync(store(ctx, f), "utf8")) : "missing";
   return `lock ${read("lock")}, last_reserved_ip.0 ${read("last_reserved_ip.0")}`;
 }
 
 /** Two attachments ADDed, GC sent with `keys` naming only the first: the second's IP goes. */
-async function judgeGc(ctx: CaseContext, subnet: string, keysFor: (valid: Attachment[]) => Record<string, Attachment[]>): Promise<void> {
+async function judgeGc(
+  ctx: CaseContext,
+  subnet: string,
+  keysFor: (valid: Attachment[]) => Record<string, Attachment[]>,
+): Promise<void> {
   await need110(ctx);
   const kept = await add(ctx, "ctr-valid", subnet);
   const stale = await add(ctx, "ctr-stale", subnet);
@@ -73,7 +88,10 @@ async function judgeGc(ctx: CaseContext, subnet: string, keysFor: (valid: Attach
   expectSilentSuccess(await gc(ctx, subnet, keysFor([{ containerID: "ctr-valid", ifname: "eth0" }])));
   check(existsSync(store(ctx, kept)), `GC released ${kept}, held by the valid attachment ctr-valid/eth0`);
   check(!existsSync(store(ctx, stale)), `GC kept ${stale}, held by ctr-stale/eth0 outside the valid attachments`);
-  check(bookkeeping(ctx) === before, `GC must not touch the lock or last_reserved_ip.0: before ${before}, after ${bookkeeping(ctx)}`);
+  check(
+    bookkeeping(ctx) === before,
+    `GC must not touch the lock or last_reserved_ip.0: before ${before}, after ${bookkeeping(ctx)}`,
+  );
 }
 
 /** The host-local GC and STATUS cases. */
@@ -90,7 +108,8 @@ export const HOST_LOCAL_MAINTENANCE_CASES: readonly ConformanceCase[] = [
     id: "hl.gc-libcni-keys",
     rule: "GC-9",
     plugin: "host-local",
-    run: (ctx) => judgeGc(ctx, "198.18.42.0/24", (valid) => ({ "cni.dev/valid-attachments": valid, "cni.dev/attachments": valid })),
+    run: (ctx) =>
+      judgeGc(ctx, "198.18.42.0/24", (valid) => ({ "cni.dev/valid-attachments": valid, "cni.dev/attachments": valid })),
   },
   {
     id: "hl.gc-legacy",
@@ -109,8 +128,14 @@ export const HOST_LOCAL_MAINTENANCE_CASES: readonly ConformanceCase[] = [
       ];
       expectSilentSuccess(await gc(ctx, subnet, { "cni.dev/valid-attachments": valid }));
       check(existsSync(store(ctx, current)), `GC released ${current}, held by the valid ctr-current/eth0`);
-      check(existsSync(store(ctx, "198.18.43.50")), "GC released a legacy reservation of ctr-legacy, a valid container ID (with any ifname)");
-      check(!existsSync(store(ctx, "198.18.43.51")), "GC kept a legacy reservation of ctr-gone, which no valid attachment names");
+      check(
+        existsSync(store(ctx, "198.18.43.50")),
+        "GC released a legacy reservation of ctr-legacy, a valid container ID (with any ifname)",
+      );
+      check(
+        !existsSync(store(ctx, "198.18.43.51")),
+        "GC kept a legacy reservation of ctr-gone, which no valid attachment names",
+      );
     },
   },
   {
@@ -135,10 +160,15 @@ export const HOST_LOCAL_MAINTENANCE_CASES: readonly ConformanceCase[] = [
       await need110(ctx);
       expectSilentSuccess(await status(ctx, subnet));
       await add(ctx, "ctr-a", subnet);
-      const next = await ctx.call("ADD", { env: { CNI_CONTAINERID: "ctr-b", CNI_IFNAME: "eth0" }, stdin: config(ctx, subnet) });
+      const next = await ctx.call("ADD", {
+        env: { CNI_CONTAINERID: "ctr-b", CNI_IFNAME: "eth0" },
+        stdin: config(ctx, subnet),
+      });
       check(next.exitCode !== 0, `${subnet} should be full after one ADD, yet a second ADD got ${show(next)}`);
       expectNotReady(await status(ctx, subnet), "with its only range full");
-      expectSilentSuccess(await ctx.call("DEL", { env: { CNI_CONTAINERID: "ctr-a", CNI_IFNAME: "eth0" }, stdin: config(ctx, subnet) }));
+      expectSilentSuccess(
+        await ctx.call("DEL", { env: { CNI_CONTAINERID: "ctr-a", CNI_IFNAME: "eth0" }, stdin: config(ctx, subnet) }),
+      );
       expectSilentSuccess(await status(ctx, subnet));
     },
   },
@@ -151,7 +181,10 @@ export const HOST_LOCAL_MAINTENANCE_CASES: readonly ConformanceCase[] = [
       await need110(ctx);
       const notADir = join(ctx.tmp, "not-a-dir");
       writeFileSync(notADir, "");
-      expectNotReady(await status(ctx, "198.18.46.0/24", notADir), `with its data dir under the regular file ${notADir}`);
+      expectNotReady(
+        await status(ctx, "198.18.46.0/24", notADir),
+        `with its data dir under the regular file ${notADir}`,
+      );
     },
   },
 ];

@@ -13,7 +13,12 @@ const NET = "tscni-conformance-hl";
 const SUBNET = "198.18.40.0/24";
 
 function config(ctx: CaseContext, cniVersion: string): Record<string, unknown> {
-  return { cniVersion, name: NET, type: "bridge", ipam: { type: "host-local", ranges: [[{ subnet: SUBNET }]], dataDir: ctx.tmp } };
+  return {
+    cniVersion,
+    name: NET,
+    type: "bridge",
+    ipam: { type: "host-local", ranges: [[{ subnet: SUBNET }]], dataDir: ctx.tmp },
+  };
 }
 
 /** Calls host-local for container `cid` on eth0. */
@@ -41,11 +46,20 @@ export const HOST_LOCAL_CASES: readonly ConformanceCase[] = [
       const v = await pickVersion(ctx, ["0.3.1", "0.4.0", "1.0.0", "1.1.0"]);
       const r = expectResult(await call(ctx, "ADD", "ctr-a", v));
       const ips = r.ips as { address?: string; gateway?: string; interface?: number }[];
-      check(ips[0]?.address === "198.18.40.2/24", `the first allocation of ${SUBNET} is 198.18.40.2/24, got ${JSON.stringify(ips)}`);
-      check(ips[0]?.gateway === "198.18.40.1", `the gateway defaults to 198.18.40.1, got ${JSON.stringify(ips[0]?.gateway)}`);
+      check(
+        ips[0]?.address === "198.18.40.2/24",
+        `the first allocation of ${SUBNET} is 198.18.40.2/24, got ${JSON.stringify(ips)}`,
+      );
+      check(
+        ips[0]?.gateway === "198.18.40.1",
+        `the gateway defaults to 198.18.40.1, got ${JSON.stringify(ips[0]?.gateway)}`,
+      );
       check(ips[0]?.interface === undefined && r.interfaces === undefined, "an IPAM result has no interfaces (DLG-2)");
       const second = expectResult(await call(ctx, "ADD", "ctr-b", v));
-      check(firstIp(second) === "198.18.40.3", `the next allocation follows the last reserved IP, got ${firstIp(second)}`);
+      check(
+        firstIp(second) === "198.18.40.3",
+        `the next allocation follows the last reserved IP, got ${firstIp(second)}`,
+      );
     },
   },
   {
@@ -107,7 +121,10 @@ export const HOST_LOCAL_CASES: readonly ConformanceCase[] = [
         } else {
           const ips = r.ips as { version?: string }[] | undefined;
           const wantsVersion = v.startsWith("0.");
-          check((ips?.[0]?.version === "4") === wantsVersion, `ips[].version is written before 1.0.0 only (config ${v}): ${JSON.stringify(ips)}`);
+          check(
+            (ips?.[0]?.version === "4") === wantsVersion,
+            `ips[].version is written before 1.0.0 only (config ${v}): ${JSON.stringify(ips)}`,
+          );
         }
       }
     },

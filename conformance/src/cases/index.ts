@@ -12,4 +12,13 @@ import { HOST_DEVICE_CASES } from "./host-device.ts";
 import { TAP_CASES } from "./tap.ts";
 
 /** The whole suite: framework cases for every plugin, then per-plugin cases. */
-export const ALL_CASES: readonly ConformanceCase[] = [...FRAMEWORK_CASES, ...LOOPBACK_CASES, ...HOST_LOCAL_CASES, ...HOST_LOCAL_MAINTENANCE_CASES, ...SUBLINK_CASES, ...DHCP_CASES, ...HOST_DEVICE_CASES, ...TAP_CASES];
+export const ALL_CASES: readonly ConformanceCase[] = [
+  ...FRAMEWORK_CASES,
+  ...LOOPBACK_CASES,
+  ...HOST_LOCAL_CASES,
+  ...HOST_LOCAL_MAINTENANCE_CASES,
+  ...SUBLINK_CASES,
+  ...DHCP_CASES,
+  ...HOST_DEVICE_CASES,
+  ...TAP_CASES,
+];

@@ -48,10 +48,14 @@ export const LOOPBACK_CASES: readonly ConformanceCase[] = [
         check(kernel.up, "lo is not up after ADD");
         check(r.cniVersion === v, `the result must be in the config version ${v}, got ${JSON.stringify(r.cniVersion)}`);
         const ifs = r.interfaces as { name?: string; sandbox?: string; mac?: string }[] | undefined;
-        check(ifs?.[0]?.name === "lo" && ifs[0].sandbox === ns.path, `interfaces must list lo in ${ns.path}: ${JSON.stringify(ifs)}`);
+        check(
+          ifs?.[0]?.name === "lo" && ifs[0].sandbox === ns.path,
+          `interfaces must list lo in ${ns.path}: ${JSON.stringify(ifs)}`,
+        );
         const ips = ((r.ips as { address?: string; interface?: number }[] | undefined) ?? []).map((x) => x.address);
         for (const family of kernel.addrs) {
-          if (family[0] !== undefined) check(ips.includes(family[0]), `ips must include lo's address ${family[0]}: ${JSON.stringify(ips)}`);
+          if (family[0] !== undefined)
+            check(ips.includes(family[0]), `ips must include lo's address ${family[0]}: ${JSON.stringify(ips)}`);
         }
       }),
   },
@@ -63,11 +67,16 @@ export const LOOPBACK_CASES: readonly ConformanceCase[] = [
     run: (ctx) =>
       withNetns(async (ns) => {
         const v = await pickVersion(ctx, ["1.0.0", "1.1.0"]);
-        const r = expectResult(await ctx.call("ADD", { env: { CNI_NETNS: ns.path, CNI_IFNAME: "eth7" }, stdin: config(ctx, v) }));
+        const r = expectResult(
+          await ctx.call("ADD", { env: { CNI_NETNS: ns.path, CNI_IFNAME: "eth7" }, stdin: config(ctx, v) }),
+        );
         check((await lo(ns)).up, "lo is not up after ADD");
         const links = await ipJson<IpLink[]>(ns, ["link", "show"]);
         check(!links.some((l) => l.ifname === "eth7"), "ADD must not create CNI_IFNAME");
-        check(JSON.stringify(r.interfaces ?? []).includes('"lo"'), `the result must name lo: ${JSON.stringify(r.interfaces)}`);
+        check(
+          JSON.stringify(r.interfaces ?? []).includes('"lo"'),
+          `the result must name lo: ${JSON.stringify(r.interfaces)}`,
+        );
       }),
   },
   {
@@ -99,7 +108,9 @@ export const LOOPBACK_CASES: readonly ConformanceCase[] = [
           ips: [{ address: "198.18.7.2/24", gateway: "198.18.7.1", interface: 0 }],
           routes: [{ dst: "0.0.0.0/0", gw: "198.18.7.1" }],
         };
-        const r = expectResult(await ctx.call("ADD", { env: { CNI_NETNS: ns.path }, stdin: config(ctx, v, { prevResult }) }));
+        const r = expectResult(
+          await ctx.call("ADD", { env: { CNI_NETNS: ns.path }, stdin: config(ctx, v, { prevResult }) }),
+        );
         for (const k of ["interfaces", "ips", "routes"] as const) {
           check(sameJson(r[k], prevResult[k]), `${k} must pass through unchanged: ${JSON.stringify(r[k])}`);
         }
@@ -154,7 +165,9 @@ export const LOOPBACK_CASES: readonly ConformanceCase[] = [
     plugin: "loopback",
     run: async (ctx) => {
       const v = await pickVersion(ctx);
-      expectSilentSuccess(await ctx.call("DEL", { env: { CNI_NETNS: "/var/run/netns/tscni-conformance-gone" }, stdin: config(ctx, v) }));
+      expectSilentSuccess(
+        await ctx.call("DEL", { env: { CNI_NETNS: "/var/run/netns/tscni-conformance-gone" }, stdin: config(ctx, v) }),
+      );
       expectSilentSuccess(await ctx.call("DEL", { env: { CNI_NETNS: "" }, stdin: config(ctx, v) }));
     },
   },
@@ -164,7 +177,12 @@ export const LOOPBACK_CASES: readonly ConformanceCase[] = [
     plugin: "loopback",
     run: async (ctx) => {
       const v = await pickVersion(ctx, ["1.1.0"]);
-      expectSilentSuccess(await ctx.call("STATUS", { env: { CNI_CONTAINERID: "", CNI_NETNS: "", CNI_IFNAME: "" }, stdin: config(ctx, v) }));
+      expectSilentSuccess(
+        await ctx.call("STATUS", {
+          env: { CNI_CONTAINERID: "", CNI_NETNS: "", CNI_IFNAME: "" },
+          stdin: config(ctx, v),
+        }),
+      );
     },
   },
 ];

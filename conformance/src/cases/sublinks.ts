@@ -45,7 +45,10 @@ export const SUBLINK_CASES: readonly ConformanceCase[] = [
           expectSilentSuccess(await ctx.call("DEL", { env: { CNI_NETNS: netns }, stdin: config(ctx, v) }));
         }
         const links = await ipJson<{ ifname: string }[]>(ns, ["link", "show"]);
-        check(links.every((l) => l.ifname === "lo"), `DEL must not create links: ${links.map((l) => l.ifname).join(", ")}`);
+        check(
+          links.every((l) => l.ifname === "lo"),
+          `DEL must not create links: ${links.map((l) => l.ifname).join(", ")}`,
+        );
       }),
   })),
   ...forEach((plugin) =>
@@ -59,10 +62,18 @@ export const SUBLINK_CASES: readonly ConformanceCase[] = [
           run: (ctx) =>
             withNetns(async (ns) => {
               const v = await pickVersion(ctx, ["1.0.0", "0.4.0"]);
-              const e = expectError(await ctx.call("ADD", { env: { CNI_NETNS: ns.path }, stdin: config(ctx, v, { master: MISSING_MASTER }) }));
+              const e = expectError(
+                await ctx.call("ADD", {
+                  env: { CNI_NETNS: ns.path },
+                  stdin: config(ctx, v, { master: MISSING_MASTER }),
+                }),
+              );
               check(/not found/i.test(e.msg), `the error must say the master was not found: ${e.msg}`);
               const links = await ipJson<{ ifname: string }[]>(ns, ["link", "show"]);
-              check(links.every((l) => l.ifname === "lo"), `a failed ADD must leave no link: ${links.map((l) => l.ifname).join(", ")}`);
+              check(
+                links.every((l) => l.ifname === "lo"),
+                `a failed ADD must leave no link: ${links.map((l) => l.ifname).join(", ")}`,
+              );
             }),
         },
   ),
@@ -78,9 +89,17 @@ export const SUBLINK_CASES: readonly ConformanceCase[] = [
             withNetns(async (ns) => {
               const v = await pickVersion(ctx, ["1.0.0", "0.4.0"]);
               // The reference answers 999 (a plain error); SPEC §4.2 says 7 (invalid network config): both are accepted.
-              const e = expectError(await ctx.call("ADD", { env: { CNI_NETNS: ns.path }, stdin: config(ctx, v, { mode: "tscni-bogus" }) }));
-              check(e.code === 7 || e.code === 999, `a bad mode is an invalid config (7) or the reference's 999, got ${e.code}`);
-              check(e.msg === `unknown ${plugin} mode: "tscni-bogus"`, `the error must name the mode as the reference does: ${e.msg}`);
+              const e = expectError(
+                await ctx.call("ADD", { env: { CNI_NETNS: ns.path }, stdin: config(ctx, v, { mode: "tscni-bogus" }) }),
+              );
+              check(
+                e.code === 7 || e.code === 999,
+                `a bad mode is an invalid config (7) or the reference's 999, got ${e.code}`,
+              );
+              check(
+                e.msg === `unknown ${plugin} mode: "tscni-bogus"`,
+                `the error must name the mode as the reference does: ${e.msg}`,
+              );
             }),
         }
       : undefined,
@@ -90,8 +109,13 @@ export const SUBLINK_CASES: readonly ConformanceCase[] = [
     rule: "ADD-2 §4:7",
     plugin: "vlan",
     run: async (ctx) => {
-      const e = expectError(await ctx.call("ADD", { stdin: config(ctx, await pickVersion(ctx, ["1.0.0", "0.4.0"]), { vlanId: 4095 }) }));
-      check(e.code === 7 || e.code === 999, `an out-of-range VLAN id is an invalid config (7) or the reference's 999, got ${e.code}`);
+      const e = expectError(
+        await ctx.call("ADD", { stdin: config(ctx, await pickVersion(ctx, ["1.0.0", "0.4.0"]), { vlanId: 4095 }) }),
+      );
+      check(
+        e.code === 7 || e.code === 999,
+        `an out-of-range VLAN id is an invalid config (7) or the reference's 999, got ${e.code}`,
+      );
       check(e.msg.startsWith("invalid VLAN ID 4095"), `the error must name the id: ${e.msg}`);
     },
   },

@@ -18,7 +18,12 @@ interface IpLink {
 const links = async (ns: TestNetns): Promise<IpLink[]> => ipJson<IpLink[]>(ns, ["-details", "link", "show"]);
 
 async function config(ctx: CaseContext, extra: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
-  return { cniVersion: await pickVersion(ctx, ["1.0.0", "1.1.0"]), name: "tscni-conformance-tap", type: ctx.plugin, ...extra };
+  return {
+    cniVersion: await pickVersion(ctx, ["1.0.0", "1.1.0"]),
+    name: "tscni-conformance-tap",
+    type: ctx.plugin,
+    ...extra,
+  };
 }
 
 /** The tap cases. */
@@ -33,10 +38,17 @@ export const TAP_CASES: readonly ConformanceCase[] = [
         const env = { CNI_NETNS: ns.path, CNI_IFNAME: "tap0" };
         const r = expectResult(await ctx.call("ADD", { env, stdin: await config(ctx, { mtu: 1400 }) }));
         const tap = (await links(ns)).find((l) => l.ifname === "tap0");
-        check(tap?.linkinfo?.info_kind === "tun" && tap.linkinfo.info_data?.type === "tap", `tap0 should be a tap: ${JSON.stringify(tap?.linkinfo)}`);
+        check(
+          tap?.linkinfo?.info_kind === "tun" && tap.linkinfo.info_data?.type === "tap",
+          `tap0 should be a tap: ${JSON.stringify(tap?.linkinfo)}`,
+        );
         check(tap.flags.includes("UP"), "tap0 should be up");
-        check(JSON.stringify(r.interfaces ?? []).includes('"tap0"'), `the result must name tap0: ${JSON.stringify(r.interfaces)}`);
-        for (let i = 0; i < 2; i++) expectSuccess(await ctx.call("DEL", { env, stdin: await config(ctx, { mtu: 1400 }) }));
+        check(
+          JSON.stringify(r.interfaces ?? []).includes('"tap0"'),
+          `the result must name tap0: ${JSON.stringify(r.interfaces)}`,
+        );
+        for (let i = 0; i < 2; i++)
+          expectSuccess(await ctx.call("DEL", { env, stdin: await config(ctx, { mtu: 1400 }) }));
         check(!(await links(ns)).some((l) => l.ifname === "tap0"), "DEL must remove tap0");
       }),
   },
@@ -47,7 +59,12 @@ export const TAP_CASES: readonly ConformanceCase[] = [
     needsRoot: true,
     run: (ctx) =>
       withNetns(async (ns) => {
-        expectError(await ctx.call("ADD", { env: { CNI_NETNS: ns.path, CNI_IFNAME: "tap0" }, stdin: await config(ctx, { bridge: "tscnimissbr0" }) }));
+        expectError(
+          await ctx.call("ADD", {
+            env: { CNI_NETNS: ns.path, CNI_IFNAME: "tap0" },
+            stdin: await config(ctx, { bridge: "tscnimissbr0" }),
+          }),
+        );
         check(!(await links(ns)).some((l) => l.ifname === "tap0"), "a failed ADD must leave no tap");
       }),
   },

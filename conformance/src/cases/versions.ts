@@ -14,9 +14,15 @@ export interface VersionReply {
 
 /** Asks the plugin for its versions as a runtime probes (VER-4) and validates the reply. */
 export async function versionOf(ctx: CaseContext): Promise<VersionReply> {
-  const out = await ctx.call("VERSION", { env: { CNI_NETNS: "dummy", CNI_IFNAME: "dummy", CNI_PATH: "dummy" }, stdin: { cniVersion: "1.1.0" } });
+  const out = await ctx.call("VERSION", {
+    env: { CNI_NETNS: "dummy", CNI_IFNAME: "dummy", CNI_PATH: "dummy" },
+    stdin: { cniVersion: "1.1.0" },
+  });
   const r = expectResult(out);
-  check(typeof r.cniVersion === "string" && r.cniVersion !== "", `VERSION reply lacks a cniVersion string: ${out.stdout.trim()}`);
+  check(
+    typeof r.cniVersion === "string" && r.cniVersion !== "",
+    `VERSION reply lacks a cniVersion string: ${out.stdout.trim()}`,
+  );
   let supported = r.supportedVersions;
   // A 0.2.0 reply without the list means 0.1.0 and 0.2.0 (VER-6).
   if (supported === undefined && r.cniVersion === "0.2.0") supported = ["0.1.0", "0.2.0"];

@@ -10,7 +10,12 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { canUseRealKernel, createThrowawayNetns, deleteThrowawayNetns, type ThrowawayNetns } from "@tscni/kernel/testing";
+import {
+  canUseRealKernel,
+  createThrowawayNetns,
+  deleteThrowawayNetns,
+  type ThrowawayNetns,
+} from "@tscni/kernel/testing";
 import type { WorkerCall, WorkerScript, WorkerStep } from "./testing/in-process.worker.ts";
 
 const ROOT = resolve(import.meta.dir, "../../..");
@@ -19,19 +24,33 @@ const WORKER = join(import.meta.dir, "testing/in-process.worker.ts");
 const BUN = process.execPath;
 const root = canUseRealKernel();
 const built = ["cni", "bridge", "ptp", "host-local", "loopback"].every((f) => existsSync(join(BIN, f)));
-if (!root && process.env.CI !== "true") console.warn("in-process.test: not root, skipping the real-kernel differential test");
+if (!root && process.env.CI !== "true")
+  console.warn("in-process.test: not root, skipping the real-kernel differential test");
 else if (!built) console.warn("in-process.test: dist/bin incomplete: run `npm run build`");
 const run = (root || process.env.CI === "true") && built ? describe : describe.skip;
 
 /** Runs the script in namespaces `names` (host first), made fresh and deleted afterwards. */
-async function side(mode: WorkerScript["mode"], names: string[], dataDir: string, calls: WorkerCall[]): Promise<WorkerStep[]> {
+async function side(
+  mode: WorkerScript["mode"],
+  names: string[],
+  dataDir: string,
+  calls: WorkerCall[],
+): Promise<WorkerStep[]> {
   rmSync(dataDir, { recursive: true, force: true });
   const made: ThrowawayNetns[] = [];
   try {
     for (const n of names) made.push(createThrowawayNetns("", { name: n }));
     const script: WorkerScript = { mode, binDir: BIN, containers: names.slice(1), calls };
-    const proc = Bun.spawn(["ip", "netns", "exec", names[0]!, BUN, WORKER], { stdin: new TextEncoder().encode(JSON.stringify(script)), stdout: "pipe", stderr: "pipe" });
-    const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    const proc = Bun.spawn(["ip", "netns", "exec", names[0]!, BUN, WORKER], {
+      stdin: new TextEncoder().encode(JSON.stringify(script)),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [out, err, code] = await Promise.all([
+      new Response(proc.stdout).text(),
+      new Response(proc.stderr).text(),
+      proc.exited,
+    ]);
     if (code !== 0) throw new Error(`worker (${mode}) exited ${code}: ${err}`);
     return JSON.parse(out) as WorkerStep[];
   } finally {
@@ -46,17 +65,27 @@ async function side(mode: WorkerScript["mode"], names: string[], dataDir: string
  */
 function normalize(steps: WorkerStep[], names: string[]): string[] {
   const tables = new Map<string, Map<string, string>>();
-  const number = (kind: string) => (m: string): string => {
-    const t = tables.get(kind) ?? new Map<string, string>();
-    tables.set(kind, t);
-    if (!t.has(m)) t.set(m, `<${kind}${t.size}>`);
-    return t.get(m)!;
-  };
+  const number =
+    (kind: string) =>
+    (m: string): string => {
+      const t = tables.get(kind) ?? new Map<string, string>();
+      tables.set(kind, t);
+      if (!t.has(m)) t.set(m, `<${kind}${t.size}>`);
+      return t.get(m)!;
+    };
   let text = JSON.stringify(steps);
   names.forEach((n, i) => (text = text.replaceAll(n, `<ns${i}>`)));
-  text = text.replace(/\bveth[0-9a-f]{8}\b/g, number("veth")).replace(/\b[0-9a-f]{2}(?::[0-9a-f]{2}){5}\b/gi, number("mac"));
+  text = text
+    .replace(/\bveth[0-9a-f]{8}\b/g, number("veth"))
+    .replace(/\b[0-9a-f]{2}(?::[0-9a-f]{2}){5}\b/gi, number("mac"));
   const sorted = (v: unknown): unknown => (Array.isArray(v) ? [...(v as string[])].sort() : v);
-  return (JSON.parse(text) as WorkerStep[]).map((s) => JSON.stringify({ ...s, state: JSON.parse(JSON.stringify(s.state), (_k, v: unknown) => sorted(v)) as unknown }, null, 1));
+  return (JSON.parse(text) as WorkerStep[]).map((s) =>
+    JSON.stringify(
+      { ...s, state: JSON.parse(JSON.stringify(s.state), (_k, v: unknown) => sorted(v)) as unknown },
+      null,
+      1,
+    ),
+  );
 }
 
 const range4 = { subnet: "198.18.40.0/24" };
@@ -65,14 +94,22 @@ const range6 = { subnet: "2001:db8:40::/64" };
 function scenario(plugin: string, version: string, dataDir: string, ns: string[]): WorkerCall[] {
   const ipam = { type: "host-local", ranges: [[range4], [range6]], dataDir };
   const base: Record<string, unknown> =
-    plugin === "bridge" ? { bridge: "tscnifp0", isGateway: true, ipMasq: false, ipam }
-    : plugin === "ptp" ? { ipam }
-    : plugin === "host-local" ? { ipam }
-    : {};
+    plugin === "bridge"
+      ? { bridge: "tscnifp0", isGateway: true, ipMasq: false, ipam }
+      : plugin === "ptp"
+        ? { ipam }
+        : plugin === "host-local"
+          ? { ipam }
+          : {};
   const config = { cniVersion: version, name: `fp-${plugin}`, type: plugin, ...base };
   const ctr = (i: number): string => `/var/run/netns/${ns[1 + i]}`;
   const env = (command: string, i: number, extra: Record<string, string> = {}): Record<string, string> => ({
-    CNI_COMMAND: command, CNI_CONTAINERID: `fp-c${i}`, CNI_NETNS: ctr(i), CNI_IFNAME: "eth0", CNI_PATH: BIN, ...extra,
+    CNI_COMMAND: command,
+    CNI_CONTAINERID: `fp-c${i}`,
+    CNI_NETNS: ctr(i),
+    CNI_IFNAME: "eth0",
+    CNI_PATH: BIN,
+    ...extra,
   });
   const calls: WorkerCall[] = [
     { plugin, env: env("VERSION", 0), config },
@@ -88,7 +125,11 @@ function scenario(plugin: string, version: string, dataDir: string, ns: string[]
   calls.push({ plugin, env: env("DEL", 0), config }, { plugin, env: env("DEL", 0), config });
   if (version === "1.1.0") {
     calls.push({ plugin, env: { CNI_COMMAND: "STATUS", CNI_PATH: BIN }, config });
-    calls.push({ plugin, env: { CNI_COMMAND: "GC", CNI_PATH: BIN }, config: { ...config, "cni.dev/valid-attachments": [] } });
+    calls.push({
+      plugin,
+      env: { CNI_COMMAND: "GC", CNI_PATH: BIN },
+      config: { ...config, "cni.dev/valid-attachments": [] },
+    });
   }
   calls.push({ plugin, env: env("DEL", 1), config });
   return calls;

@@ -31,7 +31,8 @@ export function decodeJson(input: Uint8Array | string, prefix: string): Decoded 
   const text = toText(input);
   // Go's words for bytes that are not JSON (a byte-order mark is "invalid character 'ï'").
   const syntax = goJsonSyntaxError(toBytes(input));
-  if (syntax !== undefined) return { ok: false, issue: { code: ErrorCode.DecodingFailure, path: [], message: `${prefix}${syntax}` } };
+  if (syntax !== undefined)
+    return { ok: false, issue: { code: ErrorCode.DecodingFailure, path: [], message: `${prefix}${syntax}` } };
   try {
     value = JSON.parse(text);
   } catch (err) {
@@ -40,7 +41,8 @@ export function decodeJson(input: Uint8Array | string, prefix: string): Decoded 
     return { ok: false, issue: { code: ErrorCode.DecodingFailure, path: [], message: `${prefix}${reason}` } };
   }
   const bad = findUndecodable(value);
-  if (bad !== undefined) return { ok: false, issue: { code: ErrorCode.DecodingFailure, path: bad.path, message: `${prefix}${bad.reason}` } };
+  if (bad !== undefined)
+    return { ok: false, issue: { code: ErrorCode.DecodingFailure, path: bad.path, message: `${prefix}${bad.reason}` } };
   return { ok: true, value };
 }
 
@@ -64,12 +66,16 @@ function findUndecodable(root: unknown): { path: JsonPath; reason: string } | un
   for (let frame = stack.pop(); frame !== undefined; frame = stack.pop()) {
     const { value, depth } = frame;
     if (typeof value === "number" && !Number.isFinite(value)) {
-      return { path: pathOf(frame), reason: "json: cannot unmarshal number out of range into Go value of type float64" };
+      return {
+        path: pathOf(frame),
+        reason: "json: cannot unmarshal number out of range into Go value of type float64",
+      };
     }
     if (typeof value !== "object" || value === null) continue;
     if (depth >= MAX_DEPTH) return { path: [], reason: "exceeded max depth" };
     if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], depth: depth + 1, parent: frame, key: i });
+      for (let i = value.length - 1; i >= 0; i--)
+        stack.push({ value: value[i], depth: depth + 1, parent: frame, key: i });
     } else {
       const keys = Object.keys(value);
       for (let i = keys.length - 1; i >= 0; i--) {

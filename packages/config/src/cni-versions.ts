@@ -33,7 +33,10 @@ function parseError(v: string): string | undefined {
 export function selectCniVersion(cniVersion: string, rawVersions: unknown): VersionChoice {
   const issues: ConfigIssue[] = [];
   if (!Array.isArray(rawVersions)) {
-    return { cniVersion, issues: [invalid(["cniVersions"], `${PREFIX}invalid type for cniVersions: ${goTypeName(rawVersions)}`)] };
+    return {
+      cniVersion,
+      issues: [invalid(["cniVersions"], `${PREFIX}invalid type for cniVersions: ${goTypeName(rawVersions)}`)],
+    };
   }
   const candidates: string[] = [];
   rawVersions.forEach((raw: unknown, i) => {
@@ -42,7 +45,8 @@ export function selectCniVersion(cniVersion: string, rawVersions: unknown): Vers
       return;
     }
     const err = parseError(raw);
-    if (err !== undefined) issues.push(invalid(["cniVersions", i], `${PREFIX}invalid cniVersions entry ${raw} at index ${i}: ${err}`));
+    if (err !== undefined)
+      issues.push(invalid(["cniVersions", i], `${PREFIX}invalid cniVersions entry ${raw} at index ${i}: ${err}`));
     else if (compareVersions(raw, CURRENT_VERSION) <= 0) candidates.push(raw);
   });
   if (cniVersion !== "") {

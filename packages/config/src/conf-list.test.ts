@@ -28,7 +28,9 @@ describe("parseConfList step 1: the input must be a JSON object", () => {
   test("an array is an invalid config (code 7) with Go's unmarshal text", () => {
     const err = failure([]);
     expect(err.code).toBe(ErrorCode.InvalidNetworkConfig);
-    expect(err.message).toContain("error parsing configuration list: json: cannot unmarshal array into Go value of type map[string]interface {}");
+    expect(err.message).toContain(
+      "error parsing configuration list: json: cannot unmarshal array into Go value of type map[string]interface {}",
+    );
   });
 
   test("null decodes as an empty object, so the error is the missing name", () => {
@@ -37,7 +39,9 @@ describe("parseConfList step 1: the input must be a JSON object", () => {
 
   test("a byte-order mark is rejected as Go's decoder does", () => {
     // Go's json.Unmarshal reads the mark's first byte 0xEF as the rune U+00EF.
-    expect(failure('\ufeff{"name":"a","plugins":[{"type":"x"}]}').message).toContain("invalid character 'ï' looking for beginning of value");
+    expect(failure('\ufeff{"name":"a","plugins":[{"type":"x"}]}').message).toContain(
+      "invalid character 'ï' looking for beginning of value",
+    );
   });
 
   test("a number beyond float64 is undecodable, with its path", () => {
@@ -52,7 +56,9 @@ describe("parseConfList step 1: the input must be a JSON object", () => {
   });
 
   test("the message has no file prefix when the source is unknown", () => {
-    expect(() => parseConfList("{}")).toThrow(new CniError(ErrorCode.InvalidNetworkConfig, "name: error parsing configuration list: no name"));
+    expect(() => parseConfList("{}")).toThrow(
+      new CniError(ErrorCode.InvalidNetworkConfig, "name: error parsing configuration list: no name"),
+    );
   });
 });
 
@@ -114,7 +120,9 @@ describe("parseConfList step 4: cniVersions selection (VN-2)", () => {
   });
 
   test("cniVersions must be an array of strings", () => {
-    expect(failure({ name: "a", cniVersions: "1.0.0" }).message).toContain("cniVersions: error parsing configuration list: invalid type for cniVersions");
+    expect(failure({ name: "a", cniVersions: "1.0.0" }).message).toContain(
+      "cniVersions: error parsing configuration list: invalid type for cniVersions",
+    );
     expect(failure({ name: "a", cniVersions: ["1.0.0", 1] }).message).toBe(
       `${FILE}: cniVersions[1]: error parsing configuration list: invalid type for cniVersions index 1: float64`,
     );
@@ -122,7 +130,9 @@ describe("parseConfList step 4: cniVersions selection (VN-2)", () => {
 
   test("an entry that does not parse as a version fails", () => {
     const err = failure({ name: "a", cniVersions: ["1.0.0-rc1"] });
-    expect(err.message).toContain("cniVersions[0]: error parsing configuration list: invalid cniVersions entry 1.0.0-rc1 at index 0");
+    expect(err.message).toContain(
+      "cniVersions[0]: error parsing configuration list: invalid cniVersions entry 1.0.0-rc1 at index 0",
+    );
   });
 
   test("cniVersion must parse when cniVersions is present", () => {
@@ -133,12 +143,15 @@ describe("parseConfList step 4: cniVersions selection (VN-2)", () => {
 });
 
 describe("parseConfList step 5: disableCheck, disableGC, loadOnlyInlinedPlugins", () => {
-  test.each(["disableCheck", "disableGC", "loadOnlyInlinedPlugins"] as const)("%s accepts a bool or 'true'/'false' in any case", (key) => {
-    expect(ok({ name: "a", plugins: [bridge], [key]: true })[key]).toBe(true);
-    expect(ok({ name: "a", plugins: [bridge], [key]: "TrUe" })[key]).toBe(true);
-    expect(ok({ name: "a", plugins: [bridge], [key]: "FALSE" })[key]).toBe(false);
-    expect(ok({ name: "a", plugins: [bridge] })[key]).toBe(false);
-  });
+  test.each(["disableCheck", "disableGC", "loadOnlyInlinedPlugins"] as const)(
+    "%s accepts a bool or 'true'/'false' in any case",
+    (key) => {
+      expect(ok({ name: "a", plugins: [bridge], [key]: true })[key]).toBe(true);
+      expect(ok({ name: "a", plugins: [bridge], [key]: "TrUe" })[key]).toBe(true);
+      expect(ok({ name: "a", plugins: [bridge], [key]: "FALSE" })[key]).toBe(false);
+      expect(ok({ name: "a", plugins: [bridge] })[key]).toBe(false);
+    },
+  );
 
   test("another string fails with its lower-cased value quoted", () => {
     expect(failure({ name: "a", plugins: [bridge], disableCheck: "Yes" }).message).toBe(
@@ -147,7 +160,9 @@ describe("parseConfList step 5: disableCheck, disableGC, loadOnlyInlinedPlugins"
   });
 
   test("a value that is neither bool nor string fails with its Go type", () => {
-    expect(failure({ name: "a", plugins: [bridge], disableGC: 1 }).message).toContain("invalid type float64 for disableGC");
+    expect(failure({ name: "a", plugins: [bridge], disableGC: 1 }).message).toContain(
+      "invalid type float64 for disableGC",
+    );
   });
 });
 
@@ -157,16 +172,22 @@ describe("parseConfList step 6: plugins", () => {
   });
 
   test("absent plugins with loadOnlyInlinedPlugins fail", () => {
-    expect(failure({ name: "a", loadOnlyInlinedPlugins: true }).message).toContain("`loadOnlyInlinedPlugins` is true, and no 'plugins' key");
+    expect(failure({ name: "a", loadOnlyInlinedPlugins: true }).message).toContain(
+      "`loadOnlyInlinedPlugins` is true, and no 'plugins' key",
+    );
   });
 
   test("plugins must be an array", () => {
-    expect(failure({ name: "a", plugins: {} }).message).toContain("plugins: error parsing configuration list: invalid 'plugins' type map[string]interface {}");
+    expect(failure({ name: "a", plugins: {} }).message).toContain(
+      "plugins: error parsing configuration list: invalid 'plugins' type map[string]interface {}",
+    );
     expect(failure({ name: "a", plugins: null }).message).toContain("invalid 'plugins' type <nil>");
   });
 
   test("an empty plugins array fails", () => {
-    expect(failure({ name: "a", plugins: [] }).message).toBe(`${FILE}: plugins: error parsing configuration list: no plugins in list`);
+    expect(failure({ name: "a", plugins: [] }).message).toBe(
+      `${FILE}: plugins: error parsing configuration list: no plugins in list`,
+    );
   });
 
   test("a plugin without type names its index and path", () => {
@@ -177,11 +198,17 @@ describe("parseConfList step 6: plugins", () => {
 
   test("a plugin field of the wrong Go type fails (PC-6)", () => {
     const err = failure({ name: "a", plugins: [{ type: "portmap", capabilities: { portMappings: "yes" } }] });
-    expect(err.message).toContain("plugins[0].capabilities.portMappings: failed to parse plugin config 0: error parsing configuration: json: cannot unmarshal string");
+    expect(err.message).toContain(
+      "plugins[0].capabilities.portMappings: failed to parse plugin config 0: error parsing configuration: json: cannot unmarshal string",
+    );
   });
 
   test("each plugin keeps its own bytes and typed object", () => {
-    const list = ok({ name: "a", cniVersion: "1.0.0", plugins: [{ type: "bridge", bridge: "cni0" }, { type: "portmap" }] });
+    const list = ok({
+      name: "a",
+      cniVersion: "1.0.0",
+      plugins: [{ type: "bridge", bridge: "cni0" }, { type: "portmap" }],
+    });
     expect(list.plugins.map((p) => p.network.type)).toEqual(["bridge", "portmap"]);
     expect(JSON.parse(new TextDecoder().decode(list.plugins[0]?.bytes))).toEqual({ type: "bridge", bridge: "cni0" });
   });
@@ -198,7 +225,12 @@ describe("checkConfList", () => {
   test("reports every problem, the first being the one parseConfList throws", () => {
     const doc = JSON.stringify({ name: 1, disableCheck: "maybe", plugins: [{}, { type: 2 }] });
     const issues = checkConfList(doc);
-    expect(issues.map((i) => i.path)).toEqual([["name"], ["disableCheck"], ["plugins", 0, "type"], ["plugins", 1, "type"]]);
+    expect(issues.map((i) => i.path)).toEqual([
+      ["name"],
+      ["disableCheck"],
+      ["plugins", 0, "type"],
+      ["plugins", 1, "type"],
+    ]);
     expect(failure(doc).message).toContain(issues[0]?.message ?? "?");
   });
 

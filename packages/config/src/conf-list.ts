@@ -40,13 +40,19 @@ export function checkListValue(value: unknown): ListCheck {
   // Go decodes `null` into a map as an empty map (so the error is "no name").
   if (value !== null && !isJsonObject(value)) {
     const kind = Array.isArray(value) ? "array" : typeof value === "boolean" ? "bool" : typeof value;
-    return { list: undefined, issues: [invalid([], `${LIST_PREFIX}json: cannot unmarshal ${kind} into Go value of type map[string]interface {}`)] };
+    return {
+      list: undefined,
+      issues: [
+        invalid([], `${LIST_PREFIX}json: cannot unmarshal ${kind} into Go value of type map[string]interface {}`),
+      ],
+    };
   }
   const raw: Record<string, unknown> = value ?? {};
   const issues: ConfigIssue[] = [];
   let name = "";
   if (!Object.hasOwn(raw, "name")) issues.push(invalid(["name"], `${LIST_PREFIX}no name`));
-  else if (typeof raw.name !== "string") issues.push(invalid(["name"], `${LIST_PREFIX}invalid name type ${goTypeName(raw.name)}`));
+  else if (typeof raw.name !== "string")
+    issues.push(invalid(["name"], `${LIST_PREFIX}invalid name type ${goTypeName(raw.name)}`));
   else name = raw.name;
 
   let cniVersion = "";
@@ -59,12 +65,17 @@ export function checkListValue(value: unknown): ListCheck {
     issues.push(...choice.issues);
     cniVersion = choice.cniVersion;
   }
-  const [disableCheck, disableGC, loadOnlyInlinedPlugins] = BOOL_KEYS.map((key) => readBool(raw, key, issues)) as [boolean, boolean, boolean];
+  const [disableCheck, disableGC, loadOnlyInlinedPlugins] = BOOL_KEYS.map((key) => readBool(raw, key, issues)) as [
+    boolean,
+    boolean,
+    boolean,
+  ];
 
   const plugins: NetworkConfig[] = [];
   if (!Object.hasOwn(raw, "plugins")) {
     // Without `plugins` the list may still get drop-ins from the file loader (step 6, DI-1).
-    if (loadOnlyInlinedPlugins) issues.push(invalid([], `${LIST_PREFIX}\`loadOnlyInlinedPlugins\` is true, and no 'plugins' key`));
+    if (loadOnlyInlinedPlugins)
+      issues.push(invalid([], `${LIST_PREFIX}\`loadOnlyInlinedPlugins\` is true, and no 'plugins' key`));
   } else if (!Array.isArray(raw.plugins)) {
     issues.push(invalid(["plugins"], `${LIST_PREFIX}invalid 'plugins' type ${goTypeName(raw.plugins)}`));
   } else if (raw.plugins.length === 0) {
@@ -74,7 +85,8 @@ export function checkListValue(value: unknown): ListCheck {
       const checked = checkPluginValue(element);
       issues.push(...nestIssues(checked.issues, ["plugins", i], `failed to parse plugin config ${i}: `));
       // libcni re-encodes each element and parses those bytes (step 6).
-      if (checked.network !== undefined) plugins.push({ network: checked.network, bytes: toBytes(JSON.stringify(element)) });
+      if (checked.network !== undefined)
+        plugins.push({ network: checked.network, bytes: toBytes(JSON.stringify(element)) });
     });
   }
   if (issues.length > 0) return { list: undefined, issues };
@@ -93,7 +105,8 @@ export function parseConfList(bytes: Uint8Array | string, source?: string): Netw
   if (!decoded.ok) throw issueToError(decoded.issue, source);
   const { list, issues } = checkListValue(decoded.value);
   const first = issues[0];
-  if (first !== undefined || list === undefined) throw issueToError(first ?? invalid([], `${LIST_PREFIX}invalid list`), source);
+  if (first !== undefined || list === undefined)
+    throw issueToError(first ?? invalid([], `${LIST_PREFIX}invalid list`), source);
   return { ...list, bytes: toBytes(bytes), ...(source !== undefined ? { source } : {}) };
 }
 

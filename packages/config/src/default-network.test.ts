@@ -47,7 +47,10 @@ describe("defaultNetwork: kubelet's pick (BRIEF seed design 1)", () => {
   });
 
   test("broken files are skipped instead of failing the load, unlike loadNetwork", () => {
-    const pick = defaultNetwork([file("/d/00.conflist", "{"), file("/d/01.conflist", { name: "ok", plugins: [{ type: "x" }] })]);
+    const pick = defaultNetwork([
+      file("/d/00.conflist", "{"),
+      file("/d/01.conflist", { name: "ok", plugins: [{ type: "x" }] }),
+    ]);
     expect(pick.network?.name).toBe("ok");
     expect(pick.warnings[0]).toContain("/d/00.conflist: error parsing configuration list");
   });
@@ -80,7 +83,9 @@ describe("loadDefaultNetwork", () => {
 
   test("a directory of broken files has no valid networks, and says why", async () => {
     d.write("10-a.conf", { name: "a" });
-    await expect(loadDefaultNetwork(d.dir)).rejects.toThrow(`no valid networks found in ${d.dir}; ${join(d.dir, "10-a.conf")}`);
+    await expect(loadDefaultNetwork(d.dir)).rejects.toThrow(
+      `no valid networks found in ${d.dir}; ${join(d.dir, "10-a.conf")}`,
+    );
   });
 
   test("drop-ins apply to the default list", async () => {

@@ -40,7 +40,11 @@ describe("DI-1: drop-ins are <dir>/<name>/*.conf, appended after the inline plug
   });
 
   test("loadOnlyInlinedPlugins keeps the drop-ins out (CF-4: libcni's reading)", async () => {
-    const path = d.write("10-net.conflist", { name: "net", loadOnlyInlinedPlugins: "true", plugins: [{ type: "bridge" }] });
+    const path = d.write("10-net.conflist", {
+      name: "net",
+      loadOnlyInlinedPlugins: "true",
+      plugins: [{ type: "bridge" }],
+    });
     d.write("net/a.conf", { type: "portmap" });
     expect(types(await loadConfListFile(path))).toEqual(["bridge"]);
   });
@@ -65,7 +69,9 @@ describe("DI-2: a missing drop-in directory is fine, a broken one aborts", () =>
   test("a drop-in that is not JSON aborts the directory load", async () => {
     d.write("10-net.conflist", { name: "net", plugins: [{ type: "bridge" }] });
     d.write("net/a.conf", "{");
-    await expect(loadNetwork(d.dir, "net")).rejects.toThrow(`${join(d.dir, "net/a.conf")}: error parsing configuration:`);
+    await expect(loadNetwork(d.dir, "net")).rejects.toThrow(
+      `${join(d.dir, "net/a.conf")}: error parsing configuration:`,
+    );
   });
 
   test("a drop-in path that is a file, not a directory, fails to read", async () => {
@@ -110,6 +116,8 @@ describe("DI-4: drop-ins come only from files", () => {
     const reader = (): ConfFile[] => {
       throw new Error("permission denied");
     };
-    expect(() => confListFromFile(list, reader)).toThrow(new CniError(5, "failed to read plugin config files in /cfg/net: permission denied"));
+    expect(() => confListFromFile(list, reader)).toThrow(
+      new CniError(5, "failed to read plugin config files in /cfg/net: permission denied"),
+    );
   });
 });

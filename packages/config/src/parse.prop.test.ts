@@ -51,13 +51,35 @@ const anyField = fc.oneof(
 );
 
 /** Known plugin keys in odd spellings too (Go matches them case-insensitively). */
-const pluginKey = fc.constantFrom("type", "Type", "TYPE", "name", "cniVersion", "capabilities", "ipam", "IPAM", "dns", "prevResult", "cni.dev/valid-attachments", "mtu", "__proto__");
+const pluginKey = fc.constantFrom(
+  "type",
+  "Type",
+  "TYPE",
+  "name",
+  "cniVersion",
+  "capabilities",
+  "ipam",
+  "IPAM",
+  "dns",
+  "prevResult",
+  "cni.dev/valid-attachments",
+  "mtu",
+  "__proto__",
+);
 
 /** Mostly `valid`, sometimes any JSON value: keeps both the success and the failure paths busy. */
-const mostly = <T>(valid: fc.Arbitrary<T>) => fc.oneof({ arbitrary: valid, weight: 6 }, { arbitrary: anyField, weight: 1 });
+const mostly = <T>(valid: fc.Arbitrary<T>) =>
+  fc.oneof({ arbitrary: valid, weight: 6 }, { arbitrary: anyField, weight: 1 });
 
 const pluginShaped = fc.oneof(
-  fc.dictionary(pluginKey, fc.oneof(anyField, fc.record({ type: anyField }, { requiredKeys: [] }), fc.record({ nameservers: anyField, search: anyField }, { requiredKeys: [] }))),
+  fc.dictionary(
+    pluginKey,
+    fc.oneof(
+      anyField,
+      fc.record({ type: anyField }, { requiredKeys: [] }),
+      fc.record({ nameservers: anyField, search: anyField }, { requiredKeys: [] }),
+    ),
+  ),
   fc.record(
     {
       type: mostly(fc.constantFrom("bridge", "portmap", "")),
@@ -169,13 +191,22 @@ describe("cniVersions selection (VN-2)", () => {
   test("the effective version is the highest known version among cniVersion and cniVersions", () => {
     const known = fc.constantFrom(...VERSIONS);
     fc.assert(
-      fc.property(fc.option(known, { nil: undefined }), fc.array(fc.oneof(known, fc.constantFrom("2.0.0", "1.2.0")), { maxLength: 6 }), (v, vs) => {
-        const doc = { name: "n", plugins: [{ type: "x" }], cniVersions: vs, ...(v !== undefined ? { cniVersion: v } : {}) };
-        const got = parseConfList(JSON.stringify(doc)).cniVersion;
-        const candidates = [...vs, ...(v !== undefined ? [v] : [])].filter((c) => compareVersions(c, "1.1.0") <= 0);
-        if (candidates.length === 0) expect(got).toBe(v ?? "");
-        else for (const c of candidates) expect(compareVersions(got, c)).toBeGreaterThanOrEqual(0);
-      }),
+      fc.property(
+        fc.option(known, { nil: undefined }),
+        fc.array(fc.oneof(known, fc.constantFrom("2.0.0", "1.2.0")), { maxLength: 6 }),
+        (v, vs) => {
+          const doc = {
+            name: "n",
+            plugins: [{ type: "x" }],
+            cniVersions: vs,
+            ...(v !== undefined ? { cniVersion: v } : {}),
+          };
+          const got = parseConfList(JSON.stringify(doc)).cniVersion;
+          const candidates = [...vs, ...(v !== undefined ? [v] : [])].filter((c) => compareVersions(c, "1.1.0") <= 0);
+          if (candidates.length === 0) expect(got).toBe(v ?? "");
+          else for (const c of candidates) expect(compareVersions(got, c)).toBeGreaterThanOrEqual(0);
+        },
+      ),
       RUNS,
     );
   });

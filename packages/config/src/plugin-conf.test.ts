@@ -30,7 +30,9 @@ describe("parsePluginConf (SC-1)", () => {
   });
 
   test("a document that is not an object fails with Go's unmarshal text", () => {
-    expect(failure([1]).message).toBe(`${FILE}: error parsing configuration: json: cannot unmarshal array into Go value of type types.PluginConf`);
+    expect(failure([1]).message).toBe(
+      `${FILE}: error parsing configuration: json: cannot unmarshal array into Go value of type types.PluginConf`,
+    );
   });
 
   test("keeps the raw bytes and passes unknown keys through (PC-5)", () => {
@@ -44,15 +46,27 @@ describe("parsePluginConf (SC-1)", () => {
 describe("parsePluginConf: Go types of the known fields (PC-6)", () => {
   test.each([
     [{ type: 1 }, "type", "json: cannot unmarshal number into Go struct field PluginConf.type of type string"],
-    [{ type: "x", name: true }, "name", "json: cannot unmarshal bool into Go struct field PluginConf.name of type string"],
+    [
+      { type: "x", name: true },
+      "name",
+      "json: cannot unmarshal bool into Go struct field PluginConf.name of type string",
+    ],
     [{ type: "x", capabilities: { portMappings: "yes" } }, "capabilities.portMappings", "of type bool"],
     [{ type: "x", capabilities: [] }, "capabilities", "of type map[string]bool"],
-    [{ type: "x", ipam: "host-local" }, "ipam", "json: cannot unmarshal string into Go struct field PluginConf.ipam of type types.IPAM"],
+    [
+      { type: "x", ipam: "host-local" },
+      "ipam",
+      "json: cannot unmarshal string into Go struct field PluginConf.ipam of type types.IPAM",
+    ],
     [{ type: "x", ipam: { type: 5 } }, "ipam.type", "Go struct field IPAM.ipam.type of type string"],
     [{ type: "x", dns: { nameservers: "8.8.8.8" } }, "dns.nameservers", "of type []string"],
     [{ type: "x", dns: { search: [1] } }, "dns.search[0]", "of type string"],
     [{ type: "x", prevResult: [] }, "prevResult", "of type map[string]interface {}"],
-    [{ type: "x", "cni.dev/valid-attachments": [{ ifname: 1 }] }, '["cni.dev/valid-attachments"][0].ifname', "of type string"],
+    [
+      { type: "x", "cni.dev/valid-attachments": [{ ifname: 1 }] },
+      '["cni.dev/valid-attachments"][0].ifname',
+      "of type string",
+    ],
   ])("%j fails at %s", (doc, path, text) => {
     const err = failure(doc);
     expect(err.code).toBe(ErrorCode.InvalidNetworkConfig);
@@ -61,7 +75,9 @@ describe("parsePluginConf: Go types of the known fields (PC-6)", () => {
   });
 
   test("null leaves a field at its zero value, as Go does", () => {
-    const conf = parsePluginConf(JSON.stringify({ type: "x", name: null, capabilities: { a: null }, dns: { search: [null] } }));
+    const conf = parsePluginConf(
+      JSON.stringify({ type: "x", name: null, capabilities: { a: null }, dns: { search: [null] } }),
+    );
     expect(conf.network.name).toBeUndefined();
     expect(conf.network.type).toBe("x");
   });

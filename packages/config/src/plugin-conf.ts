@@ -15,7 +15,11 @@ import type { NetworkConfig } from "./types.ts";
 export const PLUGIN_PREFIX = "error parsing configuration: ";
 
 /** The Go struct each nested field decodes into, for the `Go struct field <Struct>.<path>` text. */
-const STRUCT_OF_FIELD: Readonly<Record<string, string>> = { ipam: "IPAM", dns: "DNS", "cni.dev/valid-attachments": "GCAttachment" };
+const STRUCT_OF_FIELD: Readonly<Record<string, string>> = {
+  ipam: "IPAM",
+  dns: "DNS",
+  "cni.dev/valid-attachments": "GCAttachment",
+};
 
 /** The outcome of checking a decoded plugin object: the typed value when there are no issues. */
 export interface PluginCheck {
@@ -64,7 +68,8 @@ function toIssue(issue: v.BaseIssue<unknown>, renames: Renames): ConfigIssue {
       path.push(key);
       continue;
     }
-    const original = typeof item.input === "object" && item.input !== null ? renames.get(item.input)?.get(key) : undefined;
+    const original =
+      typeof item.input === "object" && item.input !== null ? renames.get(item.input)?.get(key) : undefined;
     path.push(original ?? key);
     goPath.push(key);
   }

@@ -60,7 +60,9 @@ describe("loadNetwork steps 2-3: sorted by path, any parse error aborts, the fir
   test("a broken list aborts the load even when it is not the one asked for", async () => {
     d.write("05-c.conflist", { name: "c", plugins: [{}] });
     d.write("10-a.conflist", list("a"));
-    await expect(loadNetwork(d.dir, "a")).rejects.toThrow(`${join(d.dir, "05-c.conflist")}: plugins[0].type: failed to parse plugin config 0`);
+    await expect(loadNetwork(d.dir, "a")).rejects.toThrow(
+      `${join(d.dir, "05-c.conflist")}: plugins[0].type: failed to parse plugin config 0`,
+    );
   });
 
   test("a broken list after the match is never read, as in libcni", async () => {
@@ -72,7 +74,9 @@ describe("loadNetwork steps 2-3: sorted by path, any parse error aborts, the fir
   test("a broken list before the match aborts with its file named", async () => {
     d.write("10-b.conflist", "{not json");
     d.write("20-a.conflist", list("a"));
-    await expect(loadNetwork(d.dir, "a")).rejects.toThrow(`${join(d.dir, "10-b.conflist")}: error parsing configuration list:`);
+    await expect(loadNetwork(d.dir, "a")).rejects.toThrow(
+      `${join(d.dir, "10-b.conflist")}: error parsing configuration list:`,
+    );
   });
 });
 
@@ -99,7 +103,9 @@ describe("loadNetwork step 4: fallback to .conf and .json", () => {
   test("a single config without type aborts the load, even for another name", async () => {
     d.write("10-b.conf", { name: "b" });
     d.write("20-a.conf", conf("a"));
-    await expect(loadNetwork(d.dir, "a")).rejects.toThrow(`${join(d.dir, "10-b.conf")}: type: error parsing configuration: missing 'type'`);
+    await expect(loadNetwork(d.dir, "a")).rejects.toThrow(
+      `${join(d.dir, "10-b.conf")}: type: error parsing configuration: missing 'type'`,
+    );
   });
 
   test("no match among single configs is NotFound", async () => {
@@ -146,6 +152,8 @@ describe("selectNetwork is pure over file contents", () => {
   });
 
   test("the errors name the given directory", () => {
-    expect(() => selectNetwork([], "a", undefined, "/etc/cni/net.d")).toThrow("no net configurations found in /etc/cni/net.d");
+    expect(() => selectNetwork([], "a", undefined, "/etc/cni/net.d")).toThrow(
+      "no net configurations found in /etc/cni/net.d",
+    );
   });
 });

@@ -25,7 +25,12 @@ import type { ConfFile, DropInReader, NetworkConfigList } from "./types.ts";
  *
  * @example selectNetwork([{ path: "/d/a.conflist", bytes }], "a").source // "/d/a.conflist"
  */
-export function selectNetwork(files: readonly ConfFile[], name: string, dropIns?: DropInReader, dir?: string): NetworkConfigList {
+export function selectNetwork(
+  files: readonly ConfFile[],
+  name: string,
+  dropIns?: DropInReader,
+  dir?: string,
+): NetworkConfigList {
   const where = dir ?? (files[0] !== undefined ? dirname(files[0].path) : ".");
   const lists = filesWithExtension(files, [".conflist"]);
   for (const file of lists) {

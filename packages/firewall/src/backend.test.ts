@@ -26,7 +26,12 @@ describe("defaultBackend (H-3, 8.5)", () => {
 
   test("falls back to support() for a port without per-backend checks", async () => {
     const fake = new FakeFirewall({ support: { iptables: false } });
-    const fw: Firewall = { support: () => fake.support(), apply: (tx) => fake.apply(tx), iptables: (f, t) => fake.iptables(f, t), nftTable: (f, t) => fake.nftTable(f, t) };
+    const fw: Firewall = {
+      support: () => fake.support(),
+      apply: (tx) => fake.apply(tx),
+      iptables: (f, t) => fake.iptables(f, t),
+      nftTable: (f, t) => fake.nftTable(f, t),
+    };
     expect(await backendWorks(fw, "iptables")).toBe(false);
     expect(await backendWorks(fw, "nftables")).toBe(true);
   });

@@ -24,9 +24,30 @@ export function isBuiltinChain(table: IptTable, chain: string): boolean {
  * rule sets use. A `-j` naming anything else must name an existing chain of the table.
  */
 export const IPT_TARGETS: ReadonlySet<string> = new Set([
-  "ACCEPT", "DROP", "RETURN", "QUEUE", "REJECT", "LOG", "NFLOG", "MASQUERADE", "SNAT", "DNAT",
-  "REDIRECT", "NETMAP", "MARK", "CONNMARK", "CT", "NOTRACK", "TPROXY", "TCPMSS", "CHECKSUM",
-  "CLASSIFY", "SET", "TRACE", "AUDIT", "NFQUEUE",
+  "ACCEPT",
+  "DROP",
+  "RETURN",
+  "QUEUE",
+  "REJECT",
+  "LOG",
+  "NFLOG",
+  "MASQUERADE",
+  "SNAT",
+  "DNAT",
+  "REDIRECT",
+  "NETMAP",
+  "MARK",
+  "CONNMARK",
+  "CT",
+  "NOTRACK",
+  "TPROXY",
+  "TCPMSS",
+  "CHECKSUM",
+  "CLASSIFY",
+  "SET",
+  "TRACE",
+  "AUDIT",
+  "NFQUEUE",
 ]);
 
 /** The chain a rule jumps or goes to (`-j X` / `-g X`), when X is a chain and not a target. */
@@ -43,5 +64,7 @@ export function jumpTarget(rule: IptRule): string | undefined {
 
 /** The chains an nftables rule jumps or goes to (`jump X`, `goto X`, also inside verdict maps). */
 export function nftJumpTargets(rule: string): string[] {
-  return [...rule.matchAll(/\b(?:jump|goto)\s+([A-Za-z0-9_.\-]+|"[^"]*")/g)].map((m) => (m[1] as string).replace(/^"|"$/g, ""));
+  return [...rule.matchAll(/\b(?:jump|goto)\s+([A-Za-z0-9_.\-]+|"[^"]*")/g)].map((m) =>
+    (m[1] as string).replace(/^"|"$/g, ""),
+  );
 }

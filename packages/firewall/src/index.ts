@@ -24,7 +24,14 @@ export type {
 } from "./ops.ts";
 export { isIptablesOp } from "./ops.ts";
 export { FirewallError } from "./firewall.ts";
-export type { Firewall, FirewallBackend, FirewallSupport, IptChainState, NftChainState, NftRuleState } from "./firewall.ts";
+export type {
+  Firewall,
+  FirewallBackend,
+  FirewallSupport,
+  IptChainState,
+  NftChainState,
+  NftRuleState,
+} from "./firewall.ts";
 export {
   CHAIN_NAME_LENGTH,
   formatChainName,

@@ -10,16 +10,25 @@ import { formatCIDR, formatIP, isIPv4, parseCIDR, parseIP } from "@tscni/spec";
 import type { Family, IptRule } from "./ops.ts";
 
 const BASE: Readonly<Record<string, string>> = {
-  "-s": "-s", "--source": "-s", "--src": "-s",
-  "-d": "-d", "--destination": "-d", "--dst": "-d",
-  "-i": "-i", "--in-interface": "-i",
-  "-o": "-o", "--out-interface": "-o",
-  "-p": "-p", "--protocol": "-p",
+  "-s": "-s",
+  "--source": "-s",
+  "--src": "-s",
+  "-d": "-d",
+  "--destination": "-d",
+  "--dst": "-d",
+  "-i": "-i",
+  "--in-interface": "-i",
+  "-o": "-o",
+  "--out-interface": "-o",
+  "-p": "-p",
+  "--protocol": "-p",
 };
 const BASE_ORDER = ["-s", "-d", "-i", "-o", "-p"];
 const PORT_ALIASES: Readonly<Record<string, string>> = {
-  "--destination-port": "--dport", "--source-port": "--sport",
-  "--destination-ports": "--dports", "--source-ports": "--sports",
+  "--destination-port": "--dport",
+  "--source-port": "--sport",
+  "--destination-ports": "--dports",
+  "--source-ports": "--sports",
 };
 const IMPLICIT = new Set(["--dport", "--sport", "--tcp-flags", "--syn", "--tcp-option"]);
 
@@ -80,7 +89,8 @@ export function canonicalIptRule(family: Family, tokens: IptRule): string[] {
       if (!matches.includes(current)) matches.push(current);
     }
     const args: string[] = [];
-    while (i + 1 < tokens.length && !(tokens[i + 1] as string).startsWith("-") && tokens[i + 1] !== "!") args.push(tokens[++i] as string);
+    while (i + 1 < tokens.length && !(tokens[i + 1] as string).startsWith("-") && tokens[i + 1] !== "!")
+      args.push(tokens[++i] as string);
     const into = current ?? { name: "", tokens: [] };
     if (current === undefined) matches.push((current = into));
     into.tokens.push(...bang, opt, ...args);

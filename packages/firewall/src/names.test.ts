@@ -69,7 +69,9 @@ describe("nft ipmasq names (H-3)", () => {
     expect(nftMasqComment("podman", "eth0", "0123456789abcdef")).toBe(
       "1d8721804f16f412-dfbd22ab690d72bc, net: podman, if: eth0, id: 0123456789abcdef",
     );
-    expect(nftMasqComment('we"ird\\net', "eth0", "x\ty")).toBe("398ddf8a78cf7354-a48aa343246d832c, net: weird\\net, if: eth0, id: x\ty");
+    expect(nftMasqComment('we"ird\\net', "eth0", "x\ty")).toBe(
+      "398ddf8a78cf7354-a48aa343246d832c, net: weird\\net, if: eth0, id: x\ty",
+    );
     expect(nftMasqComment("", "", "")).toBe("cf83e1357eefb8bd-e6e81040502d36d3, net: , if: , id: ");
   });
 

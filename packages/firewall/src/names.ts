@@ -108,7 +108,8 @@ export function goQuote(text: string): string {
     const cp = ch.codePointAt(0) ?? 0;
     if (named !== undefined) out += named;
     else if (cp < 0x20 || cp === 0x7f) out += `\\x${cp.toString(16).padStart(2, "0")}`;
-    else if (!isGoPrintable(cp)) out += cp > 0xffff ? `\\U${cp.toString(16).padStart(8, "0")}` : `\\u${cp.toString(16).padStart(4, "0")}`;
+    else if (!isGoPrintable(cp))
+      out += cp > 0xffff ? `\\U${cp.toString(16).padStart(8, "0")}` : `\\u${cp.toString(16).padStart(4, "0")}`;
     else out += ch;
   }
   return `${out}"`;

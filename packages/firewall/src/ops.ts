@@ -174,10 +174,23 @@ export interface NftRuleDelete {
 }
 
 /** One iptables change. */
-export type IptablesOp = IptChainEnsure | IptChainFlush | IptChainRemove | IptRuleAppend | IptRuleInsert | IptRuleDelete;
+export type IptablesOp =
+  | IptChainEnsure
+  | IptChainFlush
+  | IptChainRemove
+  | IptRuleAppend
+  | IptRuleInsert
+  | IptRuleDelete;
 
 /** One nftables change. */
-export type NftOp = NftTableEnsure | NftTableRemove | NftChainEnsure | NftChainFlush | NftChainRemove | NftRuleAdd | NftRuleDelete;
+export type NftOp =
+  | NftTableEnsure
+  | NftTableRemove
+  | NftChainEnsure
+  | NftChainFlush
+  | NftChainRemove
+  | NftRuleAdd
+  | NftRuleDelete;
 
 /** One firewall change. */
 export type FirewallOp = IptablesOp | NftOp;

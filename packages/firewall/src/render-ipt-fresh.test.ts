@@ -36,12 +36,24 @@ describe("renderIptFresh", () => {
 
   test("takes back exactly what it wrote: the jumps first, then the fresh chain", () => {
     expect(renderIptFresh(add, 4)?.undo).toBe(
-      ["*nat", "-D CNI-HOSTPORT-DNAT -p tcp -m comment --comment c1 -j CNI-DN-1", "-F CNI-DN-1", "-X CNI-DN-1", "COMMIT", ""].join("\n"),
+      [
+        "*nat",
+        "-D CNI-HOSTPORT-DNAT -p tcp -m comment --comment c1 -j CNI-DN-1",
+        "-F CNI-DN-1",
+        "-X CNI-DN-1",
+        "COMMIT",
+        "",
+      ].join("\n"),
     );
   });
 
   test("needs a read when nothing in the transaction is fresh, for another family, or for a deletion", () => {
-    expect(renderIptFresh(add.map((o) => (o.op === "ipt.chain.ensure" ? { ...o, fresh: false } : o)), 4)).toBeUndefined();
+    expect(
+      renderIptFresh(
+        add.map((o) => (o.op === "ipt.chain.ensure" ? { ...o, fresh: false } : o)),
+        4,
+      ),
+    ).toBeUndefined();
     expect(renderIptFresh(add, 6)).toBeUndefined();
     expect(renderIptFresh([...add, { op: "ipt.rule.delete", ...at, chain: "OUTPUT", rule: JUMP }], 4)).toBeUndefined();
   });

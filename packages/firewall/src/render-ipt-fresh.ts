@@ -18,13 +18,18 @@ import { iptTablesOf } from "./render-ipt.ts";
 const same = (a: IptRule, b: IptRule): boolean => a.length === b.length && a.every((t, i) => t === b[i]);
 
 /** The restore input and its undo, or undefined when the operations need a read. */
-export function renderIptFresh(ops: readonly IptablesOp[], family: Family): { input: string; undo: string } | undefined {
+export function renderIptFresh(
+  ops: readonly IptablesOp[],
+  family: Family,
+): { input: string; undo: string } | undefined {
   const mine = ops.filter((o) => o.family === family);
   if (mine.length === 0 || !mine.some((o) => o.op === "ipt.chain.ensure" && o.fresh)) return undefined;
   const blocks: string[] = [];
   const undoBlocks: string[] = [];
   for (const table of iptTablesOf(mine, family)) {
-    const fresh = new Set(mine.filter((o) => o.table === table && o.op === "ipt.chain.ensure" && o.fresh).map((o) => o.chain));
+    const fresh = new Set(
+      mine.filter((o) => o.table === table && o.op === "ipt.chain.ensure" && o.fresh).map((o) => o.chain),
+    );
     const made = new Map<string, IptRule[]>();
     const added = new Map<string, IptRule[]>();
     const checked = new Map<string, IptRule[]>();
@@ -48,7 +53,12 @@ export function renderIptFresh(ops: readonly IptablesOp[], family: Family): { in
       if (list.some((r) => same(r, op.rule))) continue;
       seen.set(op.chain, op.op === "ipt.rule.append" ? [...list, [...op.rule]] : [[...op.rule], ...list]);
       if (!writes) lines.push(`-C ${op.chain} ${formatIptRule(op.rule)}`);
-      else lines.push(op.op === "ipt.rule.append" ? `-A ${op.chain} ${formatIptRule(op.rule)}` : `-I ${op.chain} 1 ${formatIptRule(op.rule)}`);
+      else
+        lines.push(
+          op.op === "ipt.rule.append"
+            ? `-A ${op.chain} ${formatIptRule(op.rule)}`
+            : `-I ${op.chain} 1 ${formatIptRule(op.rule)}`,
+        );
       // A rule in a chain (checked or written) proves the chain exists, a checked jump its target.
       proven.add(op.chain);
       if (!writes && target !== undefined) proven.add(target);

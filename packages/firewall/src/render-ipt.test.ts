@@ -70,8 +70,16 @@ describe("renderIptRestore", () => {
   });
 
   test("chain.remove deletes every jump to the chain, one line per copy, and an empty chain is not flushed", () => {
-    const state: IptChainState[] = [...NAT.slice(0, 3), { name: "POSTROUTING", rules: [JUMP, ["-j", "MASQUERADE"], JUMP] }, { name: CHAIN, rules: [] }];
-    expect(renderIptRestore([{ op: "ipt.chain.remove", family: 4, table: "nat", chain: CHAIN }], 4, () => state)?.split("\n")).toEqual([
+    const state: IptChainState[] = [
+      ...NAT.slice(0, 3),
+      { name: "POSTROUTING", rules: [JUMP, ["-j", "MASQUERADE"], JUMP] },
+      { name: CHAIN, rules: [] },
+    ];
+    expect(
+      renderIptRestore([{ op: "ipt.chain.remove", family: 4, table: "nat", chain: CHAIN }], 4, () => state)?.split(
+        "\n",
+      ),
+    ).toEqual([
       "*nat",
       `-D POSTROUTING -s 198.18.0.5/32 -m comment --comment "name: \\"podman\\" id: \\"c1\\"" -j ${CHAIN}`,
       `-D POSTROUTING -s 198.18.0.5/32 -m comment --comment "name: \\"podman\\" id: \\"c1\\"" -j ${CHAIN}`,
@@ -85,7 +93,13 @@ describe("renderIptRestore", () => {
     const ops: IptablesOp[] = [
       { op: "ipt.chain.ensure", family: 6, table: "nat", chain: "POSTROUTING" },
       { op: "ipt.chain.ensure", family: 6, table: "nat", chain: "CNI-HOSTPORT-MASQ" },
-      { op: "ipt.rule.insert", family: 6, table: "nat", chain: "POSTROUTING", rule: ["-m", "comment", "--comment", "CNI portfwd requiring masquerade", "-j", "CNI-HOSTPORT-MASQ"] },
+      {
+        op: "ipt.rule.insert",
+        family: 6,
+        table: "nat",
+        chain: "POSTROUTING",
+        rule: ["-m", "comment", "--comment", "CNI portfwd requiring masquerade", "-j", "CNI-HOSTPORT-MASQ"],
+      },
     ];
     expect(renderIptRestore(ops, 6, () => [])).toBe(
       '*nat\n-N CNI-HOSTPORT-MASQ\n-I POSTROUTING 1 -m comment --comment "CNI portfwd requiring masquerade" -j CNI-HOSTPORT-MASQ\nCOMMIT\n',
@@ -99,19 +113,28 @@ describe("renderIptRestore", () => {
       { op: "ipt.chain.ensure", family: 4, table: "nat", chain: "CNI-X" },
       { op: "ipt.chain.flush", family: 4, table: "filter", chain: "FORWARD" },
     ];
-    const reads = (t: string): IptChainState[] => (t === "filter" ? [{ name: "FORWARD", rules: [["-j", "ACCEPT"]] }] : []);
-    expect(renderIptRestore(ops, 4, reads)).toBe("*filter\n-N CNI-FORWARD\n-F FORWARD\nCOMMIT\n*nat\n-N CNI-X\nCOMMIT\n");
+    const reads = (t: string): IptChainState[] =>
+      t === "filter" ? [{ name: "FORWARD", rules: [["-j", "ACCEPT"]] }] : [];
+    expect(renderIptRestore(ops, 4, reads)).toBe(
+      "*filter\n-N CNI-FORWARD\n-F FORWARD\nCOMMIT\n*nat\n-N CNI-X\nCOMMIT\n",
+    );
   });
 
   test("an append to a missing chain is still written, for the kernel to refuse", () => {
-    expect(renderIptRestore([{ op: "ipt.rule.append", family: 4, table: "nat", chain: "CNI-NOPE", rule: ["-j", "ACCEPT"] }], 4, () => NAT)).toBe(
-      "*nat\n-A CNI-NOPE -j ACCEPT\nCOMMIT\n",
-    );
+    expect(
+      renderIptRestore(
+        [{ op: "ipt.rule.append", family: 4, table: "nat", chain: "CNI-NOPE", rule: ["-j", "ACCEPT"] }],
+        4,
+        () => NAT,
+      ),
+    ).toBe("*nat\n-A CNI-NOPE -j ACCEPT\nCOMMIT\n");
   });
 });
 
 describe("renderIptRestore refusals", () => {
   test("removing a built-in chain is refused before anything runs", () => {
-    expect(() => renderIptRestore([{ op: "ipt.chain.remove", family: 4, table: "nat", chain: "POSTROUTING" }], 4, () => NAT)).toThrow("built-in");
+    expect(() =>
+      renderIptRestore([{ op: "ipt.chain.remove", family: 4, table: "nat", chain: "POSTROUTING" }], 4, () => NAT),
+    ).toThrow("built-in");
   });
 });

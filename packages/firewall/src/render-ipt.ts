@@ -55,13 +55,17 @@ function opLines(op: IptablesOp, chains: Map<string, IptRule[]>): string[] {
       if (rules === undefined) return [];
       // iptables-nft would delete a built-in chain (it is just an nft base chain); the kernel's
       // iptables and the reference never do, so neither do we.
-      if (isBuiltinChain(op.table, op.chain)) throw new FirewallError(`iptables: cannot remove built-in chain "${op.chain}" of table ${op.table}`);
+      if (isBuiltinChain(op.table, op.chain))
+        throw new FirewallError(`iptables: cannot remove built-in chain "${op.chain}" of table ${op.table}`);
       const out: string[] = [];
       // Every jump to the chain goes first, one -D per copy (the kernel refuses -X while referenced).
       for (const [name, list] of chains) {
         if (name === op.chain) continue;
         for (const r of list) if (jumpTarget(r) === op.chain) out.push(`-D ${name} ${formatIptRule(r)}`);
-        chains.set(name, list.filter((r) => jumpTarget(r) !== op.chain));
+        chains.set(
+          name,
+          list.filter((r) => jumpTarget(r) !== op.chain),
+        );
       }
       if (rules.length > 0) out.push(`-F ${op.chain}`);
       out.push(`-X ${op.chain}`);
@@ -74,12 +78,19 @@ function opLines(op: IptablesOp, chains: Map<string, IptRule[]>): string[] {
       // A missing chain is written anyway: the kernel refuses it and the block fails whole.
       if (op.op === "ipt.rule.append") rules?.push([...op.rule]);
       else rules?.unshift([...op.rule]);
-      return [op.op === "ipt.rule.append" ? `-A ${op.chain} ${formatIptRule(op.rule)}` : `-I ${op.chain} 1 ${formatIptRule(op.rule)}`];
+      return [
+        op.op === "ipt.rule.append"
+          ? `-A ${op.chain} ${formatIptRule(op.rule)}`
+          : `-I ${op.chain} 1 ${formatIptRule(op.rule)}`,
+      ];
     }
     case "ipt.rule.delete": {
       if (rules === undefined) return [];
       const copies = rules.filter((r) => same(r, op.rule)).length;
-      chains.set(op.chain, rules.filter((r) => !same(r, op.rule)));
+      chains.set(
+        op.chain,
+        rules.filter((r) => !same(r, op.rule)),
+      );
       return Array.from({ length: copies }, () => `-D ${op.chain} ${formatIptRule(op.rule)}`);
     }
   }

@@ -7,17 +7,36 @@ const T = { family: "inet", table: "cni_plugins_masquerade" } as const;
 const C1 = "1d8721804f16f412-dfbd22ab690d72bc, net: podman, if: eth0, id: c1";
 const masqAdd: NftOp[] = [
   { op: "nft.table.ensure", ...T, comment: "Masquerading for plugins from github.com/containernetworking/plugins" },
-  { op: "nft.chain.ensure", ...T, chain: "masq_checks", comment: "Masquerade traffic from certain IPs to any (non-multicast) IP outside their subnet" },
-  { op: "nft.chain.ensure", ...T, chain: "postrouting", base: { type: "nat", hook: "postrouting", priority: "srcnat" } },
+  {
+    op: "nft.chain.ensure",
+    ...T,
+    chain: "masq_checks",
+    comment: "Masquerade traffic from certain IPs to any (non-multicast) IP outside their subnet",
+  },
+  {
+    op: "nft.chain.ensure",
+    ...T,
+    chain: "postrouting",
+    base: { type: "nat", hook: "postrouting", priority: "srcnat" },
+  },
   { op: "nft.chain.flush", ...T, chain: "postrouting" },
   { op: "nft.rule.add", ...T, chain: "postrouting", rule: "ip daddr 224.0.0.0/4 return" },
   { op: "nft.rule.add", ...T, chain: "postrouting", rule: "ip6 daddr ff00::/8 return" },
   { op: "nft.rule.add", ...T, chain: "postrouting", rule: "goto masq_checks" },
   { op: "nft.rule.delete", ...T, chain: "masq_checks", commentPrefix: "1d8721804f16f412-dfbd22ab690d72bc" },
-  { op: "nft.rule.add", ...T, chain: "masq_checks", rule: "ip saddr 198.18.0.5 ip daddr != 198.18.0.0/24 masquerade", comment: C1 },
+  {
+    op: "nft.rule.add",
+    ...T,
+    chain: "masq_checks",
+    rule: "ip saddr 198.18.0.5 ip daddr != 198.18.0.0/24 masquerade",
+    comment: C1,
+  },
 ];
 const present: NftChainState[] = [
-  { name: "masq_checks", rules: [{ rule: "ip saddr 198.18.0.5 ip daddr != 198.18.0.0/24 masquerade", comment: C1, handle: 6 }] },
+  {
+    name: "masq_checks",
+    rules: [{ rule: "ip saddr 198.18.0.5 ip daddr != 198.18.0.0/24 masquerade", comment: C1, handle: 6 }],
+  },
   {
     name: "postrouting",
     rules: [
@@ -68,7 +87,9 @@ describe("renderNftScript", () => {
       { op: "nft.rule.add", ...T, chain: "masq_checks", rule: "drop", comment: "y" },
       { op: "nft.rule.delete", ...T, chain: "masq_checks", comment: "x" },
     ];
-    expect(renderNftScript(ops, () => present)).toBe('add rule inet cni_plugins_masquerade masq_checks drop comment "y"\n');
+    expect(renderNftScript(ops, () => present)).toBe(
+      'add rule inet cni_plugins_masquerade masq_checks drop comment "y"\n',
+    );
   });
 
   test("removing a chain with rules flushes it first; removing missing objects writes nothing", () => {
@@ -85,8 +106,21 @@ describe("renderNftScript", () => {
   test("base chains carry policy, inserts go first, tables are removed whole", () => {
     const ops: NftOp[] = [
       { op: "nft.table.ensure", family: "bridge", table: "nat" },
-      { op: "nft.chain.ensure", family: "bridge", table: "nat", chain: "PREROUTING", base: { type: "filter", hook: "prerouting", priority: -300, policy: "accept" } },
-      { op: "nft.rule.add", family: "bridge", table: "nat", chain: "PREROUTING", rule: "iifname veth1 drop", insert: true },
+      {
+        op: "nft.chain.ensure",
+        family: "bridge",
+        table: "nat",
+        chain: "PREROUTING",
+        base: { type: "filter", hook: "prerouting", priority: -300, policy: "accept" },
+      },
+      {
+        op: "nft.rule.add",
+        family: "bridge",
+        table: "nat",
+        chain: "PREROUTING",
+        rule: "iifname veth1 drop",
+        insert: true,
+      },
       { op: "nft.table.remove", family: "ip", table: "t" },
     ];
     expect(renderNftScript(ops, (f) => (f === "ip" ? [] : undefined))?.split("\n")).toEqual([
@@ -99,6 +133,8 @@ describe("renderNftScript", () => {
   });
 
   test("a comment with a double quote is refused: nft strings cannot hold one", () => {
-    expect(() => renderNftScript([{ op: "nft.rule.add", ...T, chain: "c", rule: "accept", comment: 'a"b' }], () => [])).toThrow("double quote");
+    expect(() =>
+      renderNftScript([{ op: "nft.rule.add", ...T, chain: "c", rule: "accept", comment: 'a"b' }], () => []),
+    ).toThrow("double quote");
   });
 });

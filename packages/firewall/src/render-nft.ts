@@ -24,7 +24,11 @@ interface SimRule {
 /** The tables operations touch, in first-use order (what must be read). */
 export function nftTablesOf(ops: readonly NftOp[]): { family: NftFamily; table: string }[] {
   const seen = new Map<string, { family: NftFamily; table: string }>();
-  for (const op of ops) seen.set(`${op.family} ${op.table}`, seen.get(`${op.family} ${op.table}`) ?? { family: op.family, table: op.table });
+  for (const op of ops)
+    seen.set(
+      `${op.family} ${op.table}`,
+      seen.get(`${op.family} ${op.table}`) ?? { family: op.family, table: op.table },
+    );
   return [...seen.values()];
 }
 
@@ -50,7 +54,8 @@ export function renderNftScript(ops: readonly NftOp[], reads: NftReads): string 
   const tables = new Map<string, Map<string, SimRule[]>>();
   for (const { family, table } of nftTablesOf(ops)) {
     const read = reads(family, table);
-    if (read !== undefined) tables.set(`${family} ${table}`, new Map(read.map((c) => [c.name, c.rules.map((r) => ({ ...r }))])));
+    if (read !== undefined)
+      tables.set(`${family} ${table}`, new Map(read.map((c) => [c.name, c.rules.map((r) => ({ ...r }))])));
   }
   const lines: (string | undefined)[] = [];
   for (const op of ops) {
@@ -92,25 +97,34 @@ export function renderNftScript(ops: readonly NftOp[], reads: NftReads): string 
         const text = `${op.insert ? "insert" : "add"} rule ${where} ${op.chain} ${op.rule}${op.comment === undefined ? "" : ` ${nftComment(op.comment)}`}`;
         const rules = chains?.get(op.chain);
         const cancellable = nftJumpTargets(op.rule).every((t) => chains?.has(t));
-        const sim: SimRule = { line: lines.length, cancellable, ...(op.comment !== undefined && { comment: op.comment }) };
+        const sim: SimRule = {
+          line: lines.length,
+          cancellable,
+          ...(op.comment !== undefined && { comment: op.comment }),
+        };
         if (op.insert) rules?.unshift(sim);
         else rules?.push(sim);
         lines.push(text);
         break;
       }
       case "nft.rule.delete": {
-        if (op.comment === undefined && op.commentPrefix === undefined) throw new FirewallError("nft rule delete needs a comment or a comment prefix");
+        if (op.comment === undefined && op.commentPrefix === undefined)
+          throw new FirewallError("nft rule delete needs a comment or a comment prefix");
         const rules = chains?.get(op.chain);
         if (rules === undefined) break;
         const hit = (r: SimRule): boolean =>
-          r.comment !== undefined && (r.comment === op.comment || (op.commentPrefix !== undefined && r.comment.startsWith(op.commentPrefix)));
+          r.comment !== undefined &&
+          (r.comment === op.comment || (op.commentPrefix !== undefined && r.comment.startsWith(op.commentPrefix)));
         for (const r of rules.filter(hit)) {
           // A rule added earlier in this script has no handle yet: not adding it is the same.
           if (r.line !== undefined) {
             if (r.cancellable) lines[r.line] = undefined;
           } else lines.push(`delete rule ${where} ${op.chain} handle ${r.handle}`);
         }
-        chains?.set(op.chain, rules.filter((r) => !hit(r)));
+        chains?.set(
+          op.chain,
+          rules.filter((r) => !hit(r)),
+        );
         break;
       }
     }

@@ -51,7 +51,8 @@ export function renderOpLine(op: FirewallOp): string {
     case "nft.rule.add":
       return `nft ${o.insert ? "insert" : "add"} rule ${where} ${o.chain} ${o.rule}${o.comment === undefined ? "" : ` comment "${o.comment}"`}`;
     case "nft.rule.delete": {
-      const which = o.comment !== undefined ? `commented "${o.comment}"` : `whose comment starts with "${o.commentPrefix ?? ""}"`;
+      const which =
+        o.comment !== undefined ? `commented "${o.comment}"` : `whose comment starts with "${o.commentPrefix ?? ""}"`;
       return `nft delete rule ${where} ${o.chain} handle <h>  # each rule ${which}`;
     }
   }

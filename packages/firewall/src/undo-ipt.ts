@@ -41,6 +41,9 @@ export function renderIptUndo(before: readonly IptChainState[], after: readonly 
   const fix = [...was].flatMap(([c, rules]) => chainLines(c, rules, now.get(c) ?? []));
   const extra = [...now.keys()].filter((c) => !was.has(c));
   // New chains go last: first flushed (they may jump to each other), then deleted.
-  const remove = [...extra.filter((c) => (now.get(c) ?? []).length > 0).map((c) => `-F ${c}`), ...extra.map((c) => `-X ${c}`)];
+  const remove = [
+    ...extra.filter((c) => (now.get(c) ?? []).length > 0).map((c) => `-F ${c}`),
+    ...extra.map((c) => `-X ${c}`),
+  ];
   return [...create, ...fix, ...remove];
 }

@@ -17,7 +17,13 @@ const INTERESTING = [0x00, 0x22, 0x5c, 0x7b, 0x7d, 0x5b, 0x5d, 0x3a, 0x2c, 0x80,
 /** A mutation with its bytes drawn from JSON punctuation and UTF-8 edge bytes. */
 export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant("flip" as const), at: fc.nat(), bit: fc.nat(7) }),
-  fc.record({ kind: fc.constant("insert" as const), at: fc.nat(), bytes: fc.uint8Array({ minLength: 1, maxLength: 4 }).map((b) => b.map((x) => INTERESTING[x % INTERESTING.length] ?? x)) }),
+  fc.record({
+    kind: fc.constant("insert" as const),
+    at: fc.nat(),
+    bytes: fc
+      .uint8Array({ minLength: 1, maxLength: 4 })
+      .map((b) => b.map((x) => INTERESTING[x % INTERESTING.length] ?? x)),
+  }),
   fc.record({ kind: fc.constant("delete" as const), at: fc.nat(), count: fc.integer({ min: 1, max: 8 }) }),
   fc.record({ kind: fc.constant("truncate" as const), at: fc.nat() }),
   fc.record({ kind: fc.constant("splice" as const), at: fc.nat(), other: fc.uint8Array({ maxLength: 16 }) }),
@@ -48,5 +54,7 @@ export function mutate(input: Uint8Array, m: Mutation): Uint8Array {
 
 /** Bytes of a document from `docs`, with zero to three mutations applied. */
 export function mutatedBytes(docs: fc.Arbitrary<string>): fc.Arbitrary<Uint8Array> {
-  return fc.tuple(docs, fc.array(mutation, { maxLength: 3 })).map(([doc, ms]) => ms.reduce(mutate, new TextEncoder().encode(doc)));
+  return fc
+    .tuple(docs, fc.array(mutation, { maxLength: 3 }))
+    .map(([doc, ms]) => ms.reduce(mutate, new TextEncoder().encode(doc)));
 }

@@ -9,7 +9,24 @@ import { anyLeaf, deepNesting, hostileNumber, hostileString, jsonText, quote } f
 
 /** Plugin types whose configs we generate, with their own keys. */
 const PLUGIN_KEYS: Readonly<Record<string, readonly string[]>> = {
-  bridge: ["bridge", "isGateway", "isDefaultGateway", "forceAddress", "ipMasq", "ipMasqBackend", "mtu", "hairpinMode", "promiscMode", "vlan", "vlanTrunk", "preserveDefaultVlan", "macspoofchk", "enabledad", "disableContainerInterface", "portIsolation"],
+  bridge: [
+    "bridge",
+    "isGateway",
+    "isDefaultGateway",
+    "forceAddress",
+    "ipMasq",
+    "ipMasqBackend",
+    "mtu",
+    "hairpinMode",
+    "promiscMode",
+    "vlan",
+    "vlanTrunk",
+    "preserveDefaultVlan",
+    "macspoofchk",
+    "enabledad",
+    "disableContainerInterface",
+    "portIsolation",
+  ],
   ptp: ["ipMasq", "ipMasqBackend", "mtu"],
   loopback: [],
   portmap: ["snat", "masqAll", "markMasqBit", "externalSetMarkChain", "conditionsV4", "conditionsV6", "backend"],
@@ -19,7 +36,26 @@ const PLUGIN_KEYS: Readonly<Record<string, readonly string[]>> = {
 
 /** Keys a config object can have: the common ones (§2.2), each plugin's, and junk. */
 export const configKey: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom("cniVersion", "cniVersions", "name", "type", "plugins", "ipam", "dns", "args", "prevResult", "runtimeConfig", "capabilities", "disableCheck", "disableGC", "loadOnlyInlinedPlugins", "subnet", "gateway", "rangeStart", "rangeEnd"),
+  fc.constantFrom(
+    "cniVersion",
+    "cniVersions",
+    "name",
+    "type",
+    "plugins",
+    "ipam",
+    "dns",
+    "args",
+    "prevResult",
+    "runtimeConfig",
+    "capabilities",
+    "disableCheck",
+    "disableGC",
+    "loadOnlyInlinedPlugins",
+    "subnet",
+    "gateway",
+    "rangeStart",
+    "rangeEnd",
+  ),
   fc.constantFrom(...Object.values(PLUGIN_KEYS).flat()),
   fc.constantFrom("__proto__", "constructor", "CNIVERSION", "Type", "nAmE"),
   hostileString,
@@ -28,11 +64,27 @@ export const configKey: fc.Arbitrary<string> = fc.oneof(
 /** Version strings: every known one, near misses and junk. */
 export const cniVersion: fc.Arbitrary<string> = fc.oneof(
   { arbitrary: fc.constantFrom(...VERSIONS), weight: 4 },
-  { arbitrary: fc.constantFrom("", "1.0", "1.0.0.0", "v1.0.0", "01.0.0", "1.1.0-rc1", "99.0.0", "0.3", " 1.0.0", "1.0.0 "), weight: 2 },
+  {
+    arbitrary: fc.constantFrom(
+      "",
+      "1.0",
+      "1.0.0.0",
+      "v1.0.0",
+      "01.0.0",
+      "1.1.0-rc1",
+      "99.0.0",
+      "0.3",
+      " 1.0.0",
+      "1.0.0 ",
+    ),
+    weight: 2,
+  },
   { arbitrary: hostileString, weight: 1 },
 );
 
-const subnet4 = fc.tuple(fc.nat(255), fc.nat(255), fc.integer({ min: 8, max: 30 })).map(([a, b, p]) => `198.${18 + (a % 2)}.${b}.0/${p < 16 ? 16 : p}`);
+const subnet4 = fc
+  .tuple(fc.nat(255), fc.nat(255), fc.integer({ min: 8, max: 30 }))
+  .map(([a, b, p]) => `198.${18 + (a % 2)}.${b}.0/${p < 16 ? 16 : p}`);
 
 /** A valid plugin config object of one of our plugins, as JSON text. */
 export const validPluginConfig: fc.Arbitrary<string> = fc
@@ -46,7 +98,8 @@ export const validPluginConfig: fc.Arbitrary<string> = fc
   })
   .map(({ version, type, name, subnet, mtu, flag }) => {
     const conf: Record<string, unknown> = { cniVersion: version, name, type };
-    if (type === "bridge" || type === "ptp") Object.assign(conf, { mtu, ipMasq: flag, ipam: { type: "host-local", ranges: [[{ subnet }]] } });
+    if (type === "bridge" || type === "ptp")
+      Object.assign(conf, { mtu, ipMasq: flag, ipam: { type: "host-local", ranges: [[{ subnet }]] } });
     if (type === "bridge") Object.assign(conf, { bridge: "cni0", isGateway: flag });
     if (type === "portmap") Object.assign(conf, { capabilities: { portMappings: true }, snat: flag });
     return JSON.stringify(conf);
@@ -54,12 +107,23 @@ export const validPluginConfig: fc.Arbitrary<string> = fc
 
 /** A valid list of one to three plugin configs. */
 export const validConfList: fc.Arbitrary<string> = fc
-  .tuple(fc.constantFrom(...VERSIONS), fc.stringMatching(/^[a-z][a-z0-9-]{0,15}$/), fc.array(validPluginConfig, { minLength: 1, maxLength: 3 }))
-  .map(([v, name, plugins]) => JSON.stringify({ cniVersion: v, name, plugins: plugins.map((p) => JSON.parse(p) as unknown) }));
+  .tuple(
+    fc.constantFrom(...VERSIONS),
+    fc.stringMatching(/^[a-z][a-z0-9-]{0,15}$/),
+    fc.array(validPluginConfig, { minLength: 1, maxLength: 3 }),
+  )
+  .map(([v, name, plugins]) =>
+    JSON.stringify({ cniVersion: v, name, plugins: plugins.map((p) => JSON.parse(p) as unknown) }),
+  );
 
 /** A valid config with one field set to hostile JSON (or removed, or its key's case changed). */
 export const nearValidConfig: fc.Arbitrary<string> = fc
-  .tuple(fc.oneof(validPluginConfig, validConfList), configKey, fc.oneof(anyLeaf, jsonText(anyLeaf, configKey, 2)), fc.nat(2))
+  .tuple(
+    fc.oneof(validPluginConfig, validConfList),
+    configKey,
+    fc.oneof(anyLeaf, jsonText(anyLeaf, configKey, 2)),
+    fc.nat(2),
+  )
   .map(([text, key, value, how]) => {
     const obj = JSON.parse(text) as Record<string, unknown>;
     if (how === 0) return text.replace(/^\{/, `{${quote(key)}:${value},`);

@@ -6,6 +6,14 @@ export { configTarget } from "./targets/config.ts";
 export { convertTarget } from "./targets/convert.ts";
 export type { ConvertCase } from "./targets/convert.ts";
 export { anyLeaf, deepNesting, hostileNumber, hostileString, jsonText } from "./json.ts";
-export { cniVersion, configDocument, configKey, hostileConfig, nearValidConfig, validConfList, validPluginConfig } from "./configs.ts";
+export {
+  cniVersion,
+  configDocument,
+  configKey,
+  hostileConfig,
+  nearValidConfig,
+  validConfList,
+  validPluginConfig,
+} from "./configs.ts";
 export { mutate, mutatedBytes, mutation } from "./bytes.ts";
 export type { Mutation } from "./bytes.ts";

@@ -9,14 +9,39 @@ import fc from "fast-check";
 export const hostileNumber: fc.Arbitrary<string> = fc.oneof(
   fc.integer().map(String),
   fc.double({ noNaN: true, noDefaultInfinity: true }).map((n) => JSON.stringify(n)),
-  fc.constantFrom("0", "-0", "1e400", "-1e400", "1e-400", "9007199254740993", "4294967296", "65536", "-1", "1.5", "1E2", "0.0000001"),
+  fc.constantFrom(
+    "0",
+    "-0",
+    "1e400",
+    "-1e400",
+    "1e-400",
+    "9007199254740993",
+    "4294967296",
+    "65536",
+    "-1",
+    "1.5",
+    "1E2",
+    "0.0000001",
+  ),
 );
 
 /** Strings: short ASCII, any Unicode, lone surrogates, control characters, very long. */
 export const hostileString: fc.Arbitrary<string> = fc.oneof(
   { arbitrary: fc.string({ maxLength: 12 }), weight: 6 },
   { arbitrary: fc.string({ maxLength: 8, unit: "binary" }), weight: 2 },
-  { arbitrary: fc.constantFrom("\ud800", "a\udfff", "\u0000", "../../etc/passwd", "eth0\n", "__proto__", "constructor", " "), weight: 2 },
+  {
+    arbitrary: fc.constantFrom(
+      "\ud800",
+      "a\udfff",
+      "\u0000",
+      "../../etc/passwd",
+      "eth0\n",
+      "__proto__",
+      "constructor",
+      " ",
+    ),
+    weight: 2,
+  },
   { arbitrary: fc.nat(200_000).map((n) => "x".repeat(n)), weight: 1 },
 );
 
@@ -30,7 +55,9 @@ export function jsonText(leaf: fc.Arbitrary<string>, keys: fc.Arbitrary<string>,
       { depthSize: "small", maxDepth: depth },
       leaf,
       fc.array(tie("node"), { maxLength: 4 }).map((xs) => `[${xs.join(",")}]`),
-      fc.array(fc.tuple(keys, tie("node")), { maxLength: 5 }).map((kv) => `{${kv.map(([k, v]) => `${quote(k)}:${v}`).join(",")}}`),
+      fc
+        .array(fc.tuple(keys, tie("node")), { maxLength: 5 })
+        .map((kv) => `{${kv.map(([k, v]) => `${quote(k)}:${v}`).join(",")}}`),
     ),
   }));
   return node;

@@ -46,7 +46,10 @@ describe("the harness finds, shrinks and replays a planted bug", () => {
 
   test("a parser that throws a plain Error is a failure, a CniError is not", () => {
     const base = configTarget;
-    const planted = { ...base, check: (b: Uint8Array) => (b.length > 40 ? "planted: TypeError: x is undefined" : base.check(b)) };
+    const planted = {
+      ...base,
+      check: (b: Uint8Array) => (b.length > 40 ? "planted: TypeError: x is undefined" : base.check(b)),
+    };
     const r = runTarget(planted, { seed: 3, cases: 200, maxFailures: 1 });
     expect(r.failureList[0]?.failure).toBe("planted: TypeError: x is undefined");
     expect((planted.load(r.failureList[0]?.input) as Uint8Array).length).toBeGreaterThan(40);

@@ -55,17 +55,34 @@ export function runTarget<I>(target: Target<I>, opts: RunOptions): RunReport {
   for (let k = 0; cases < limit && performance.now() < deadline && failures.size < (opts.maxFailures ?? 10); k++) {
     const seed = (opts.seed + k * 7919) | 0;
     const numRuns = Math.min(chunk, limit - cases);
-    const details = fc.check(fc.property(target.arbitrary, (input) => target.check(input) === undefined), { seed, numRuns, endOnFailure: false });
+    const details = fc.check(
+      fc.property(target.arbitrary, (input) => target.check(input) === undefined),
+      { seed, numRuns, endOnFailure: false },
+    );
     cases += details.numRuns;
     const found = details.failed ? details.counterexample?.[0] : undefined;
     if (details.failed && found !== undefined) {
       const failure = target.check(found) ?? `failed only during the run: ${String(details.errorInstance)}`;
       const key = failure.replace(/\d+/g, "N").slice(0, 160);
-      if (!failures.has(key)) failures.set(key, { target: target.name, seed, failure, input: target.save(found), shrinks: details.numShrinks });
+      if (!failures.has(key))
+        failures.set(key, {
+          target: target.name,
+          seed,
+          failure,
+          input: target.save(found),
+          shrinks: details.numShrinks,
+        });
     }
     opts.onProgress?.({ target: target.name, cases, ms: performance.now() - started, failures: failures.size });
   }
-  return { target: target.name, seed: opts.seed, cases, ms: performance.now() - started, failures: failures.size, failureList: [...failures.values()] };
+  return {
+    target: target.name,
+    seed: opts.seed,
+    cases,
+    ms: performance.now() - started,
+    failures: failures.size,
+    failureList: [...failures.values()],
+  };
 }
 
 /** Judges one saved case again: the failure line, or undefined when it now holds. */

@@ -23,7 +23,8 @@ export const SLOW_MS = 2000;
 
 /** What a thrown value is, for a failure line. */
 export function describeThrown(e: unknown): string {
-  if (e instanceof Error) return `${e.name}: ${e.message.slice(0, 300)}${e.stack === undefined ? "" : ` @ ${e.stack.split("\n")[1]?.trim() ?? ""}`}`;
+  if (e instanceof Error)
+    return `${e.name}: ${e.message.slice(0, 300)}${e.stack === undefined ? "" : ` @ ${e.stack.split("\n")[1]?.trim() ?? ""}`}`;
   return `non-Error thrown: ${String(e).slice(0, 200)}`;
 }
 
@@ -31,7 +32,11 @@ export function describeThrown(e: unknown): string {
  * Runs `fn` and judges how it ended: a value, or a CniError with one of `codes` and a
  * message, is fine; any other throw, an error without a message, or a hang is a failure.
  */
-export function judge(label: string, codes: readonly number[], fn: () => unknown): { value?: unknown; failure?: string } {
+export function judge(
+  label: string,
+  codes: readonly number[],
+  fn: () => unknown,
+): { value?: unknown; failure?: string } {
   const started = performance.now();
   try {
     const value = fn();
@@ -41,8 +46,10 @@ export function judge(label: string, codes: readonly number[], fn: () => unknown
     const ms = performance.now() - started;
     if (ms > SLOW_MS) return { failure: `${label}: took ${ms.toFixed(0)} ms before failing` };
     if (!(e instanceof CniError)) return { failure: `${label}: ${describeThrown(e)}` };
-    if (!codes.includes(e.code)) return { failure: `${label}: CNI error code ${e.code} (${e.msg}) where ${codes.join(" or ")} was expected` };
-    if (typeof e.msg !== "string" || e.msg === "") return { failure: `${label}: CNI error ${e.code} without a message` };
+    if (!codes.includes(e.code))
+      return { failure: `${label}: CNI error code ${e.code} (${e.msg}) where ${codes.join(" or ")} was expected` };
+    if (typeof e.msg !== "string" || e.msg === "")
+      return { failure: `${label}: CNI error ${e.code} without a message` };
     return {};
   }
 }

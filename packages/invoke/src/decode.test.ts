@@ -3,7 +3,11 @@ import { CniError } from "@tscni/spec";
 import { configVersion, pluginError, rawResult } from "./decode.ts";
 
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
-const failed = (stdout: string, stderr = "", failure = "exit status 1") => ({ stdout: enc(stdout), stderr: enc(stderr), failure });
+const failed = (stdout: string, stderr = "", failure = "exit status 1") => ({
+  stdout: enc(stdout),
+  stderr: enc(stderr),
+  failure,
+});
 
 describe("pluginError (E-5)", () => {
   test("reads an error object without cniVersion from stdout", () => {
@@ -20,12 +24,18 @@ describe("pluginError (E-5)", () => {
   test("reports stdout that is not JSON as a diagnostic-message failure with code 0", () => {
     const err = pluginError("/p", failed("boom"));
     expect(err.code).toBe(0);
-    expect(err.msg).toBe(`netplugin failed but error parsing its diagnostic message "boom": invalid character 'b' looking for beginning of value`);
+    expect(err.msg).toBe(
+      `netplugin failed but error parsing its diagnostic message "boom": invalid character 'b' looking for beginning of value`,
+    );
   });
 
   test("reports a JSON value of the wrong shape as a diagnostic-message failure", () => {
-    expect(pluginError("/p", failed("[1]")).msg).toStartWith('netplugin failed but error parsing its diagnostic message "[1]": json: cannot unmarshal array');
-    expect(pluginError("/p", failed('{"code":"7"}')).msg).toContain("cannot unmarshal string into Go struct field Error.code of type uint");
+    expect(pluginError("/p", failed("[1]")).msg).toStartWith(
+      'netplugin failed but error parsing its diagnostic message "[1]": json: cannot unmarshal array',
+    );
+    expect(pluginError("/p", failed('{"code":"7"}')).msg).toContain(
+      "cannot unmarshal string into Go struct field Error.code of type uint",
+    );
   });
 
   test("treats a literal null on stdout as an empty error with code 0", () => {
@@ -39,12 +49,22 @@ describe("pluginError (E-5)", () => {
   });
 
   test("gives the bare exit status when the plugin said nothing at all", () => {
-    expect(pluginError("/p", failed("", "", "exit status 3")).msg).toBe("netplugin failed with no error message: exit status 3");
+    expect(pluginError("/p", failed("", "", "exit status 3")).msg).toBe(
+      "netplugin failed with no error message: exit status 3",
+    );
   });
 
   test("makes a timed-out run code 11, try again later", () => {
-    const err = pluginError("/opt/cni/bin/slow", { stdout: enc(""), stderr: enc(""), failure: "signal: killed", timedOut: true }, 50);
-    expect([err.code, err.msg, err.details]).toEqual([11, 'netplugin "/opt/cni/bin/slow" timed out after 50ms', "signal: killed"]);
+    const err = pluginError(
+      "/opt/cni/bin/slow",
+      { stdout: enc(""), stderr: enc(""), failure: "signal: killed", timedOut: true },
+      50,
+    );
+    expect([err.code, err.msg, err.details]).toEqual([
+      11,
+      'netplugin "/opt/cni/bin/slow" timed out after 50ms',
+      "signal: killed",
+    ]);
   });
 });
 

@@ -23,19 +23,32 @@ function errorFromStdout(stdout: string): CniError {
   const obj = value as Record<string, unknown>;
   const code = obj.code ?? 0;
   if (typeof code !== "number" || !Number.isInteger(code) || code < 0) {
-    return diagnosticError(stdout, `json: cannot unmarshal ${goJsonKind(code)} into Go struct field Error.code of type uint`);
+    return diagnosticError(
+      stdout,
+      `json: cannot unmarshal ${goJsonKind(code)} into Go struct field Error.code of type uint`,
+    );
   }
   for (const key of ["msg", "details"] as const) {
     const v = obj[key];
     if (v !== undefined && v !== null && typeof v !== "string") {
-      return diagnosticError(stdout, `json: cannot unmarshal ${goJsonKind(v)} into Go struct field Error.${key} of type string`);
+      return diagnosticError(
+        stdout,
+        `json: cannot unmarshal ${goJsonKind(v)} into Go struct field Error.${key} of type string`,
+      );
     }
   }
-  return new CniError(code, typeof obj.msg === "string" ? obj.msg : "", typeof obj.details === "string" ? obj.details : "");
+  return new CniError(
+    code,
+    typeof obj.msg === "string" ? obj.msg : "",
+    typeof obj.details === "string" ? obj.details : "",
+  );
 }
 
 function diagnosticError(stdout: string, why: string): CniError {
-  return new CniError(ErrorCode.Unknown, `netplugin failed but error parsing its diagnostic message ${goQuote(stdout)}: ${why}`);
+  return new CniError(
+    ErrorCode.Unknown,
+    `netplugin failed but error parsing its diagnostic message ${goQuote(stdout)}: ${why}`,
+  );
 }
 
 /**
@@ -45,7 +58,11 @@ function diagnosticError(stdout: string, why: string): CniError {
  */
 export function pluginError(path: string, outcome: ExecOutcome, timeoutMs?: number): CniError {
   if (outcome.timedOut === true) {
-    return new CniError(ErrorCode.TryAgainLater, `netplugin ${goQuote(path)} timed out after ${timeoutMs ?? 0}ms`, outcome.failure ?? "");
+    return new CniError(
+      ErrorCode.TryAgainLater,
+      `netplugin ${goQuote(path)} timed out after ${timeoutMs ?? 0}ms`,
+      outcome.failure ?? "",
+    );
   }
   const why = outcome.failure ?? "exit status 1";
   if (outcome.stdout.length > 0) return errorFromStdout(decoder.decode(outcome.stdout));
@@ -65,7 +82,10 @@ export function configVersion(netconf: Uint8Array): string {
   }
   const v = value !== null && typeof value === "object" ? (value as Record<string, unknown>).cniVersion : undefined;
   if (v !== undefined && v !== null && typeof v !== "string") {
-    throw new CniError(ErrorCode.DecodingFailure, `decoding version from network config: json: cannot unmarshal ${goJsonKind(v)} into Go struct field .cniVersion of type string`);
+    throw new CniError(
+      ErrorCode.DecodingFailure,
+      `decoding version from network config: json: cannot unmarshal ${goJsonKind(v)} into Go struct field .cniVersion of type string`,
+    );
   }
   return typeof v === "string" && v !== "" ? v : "0.1.0";
 }
@@ -85,7 +105,10 @@ export function rawResult(netconf: Uint8Array, stdout: Uint8Array): { version: s
     throw new CniError(ErrorCode.DecodingFailure, `failed to unmarshal raw result: ${(err as Error).message}`);
   }
   if (value !== null && (typeof value !== "object" || Array.isArray(value))) {
-    throw new CniError(ErrorCode.DecodingFailure, `failed to unmarshal raw result: json: cannot unmarshal ${goJsonKind(value)} into Go value of type map[string]interface {}`);
+    throw new CniError(
+      ErrorCode.DecodingFailure,
+      `failed to unmarshal raw result: json: cannot unmarshal ${goJsonKind(value)} into Go value of type map[string]interface {}`,
+    );
   }
   const raw = { ...((value ?? {}) as Record<string, unknown>) };
   const own = raw.cniVersion;

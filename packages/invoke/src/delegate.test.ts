@@ -42,6 +42,8 @@ describe("delegation", () => {
   });
 
   test("fails when the delegate is not in CNI_PATH (FP-5)", async () => {
-    await expect(delegateDel("absent", new Uint8Array(), env())).rejects.toThrow('failed to find plugin "absent" in path');
+    await expect(delegateDel("absent", new Uint8Array(), env())).rejects.toThrow(
+      'failed to find plugin "absent" in path',
+    );
   });
 });

@@ -29,13 +29,19 @@ export function stringifyCniArgs(pairs: readonly (readonly [string, string])[]):
  * The plugin's environment: the caller's whole environment, then all six CNI variables,
  * unused ones set to the empty string; the CNI values win over inherited ones (P-8).
  */
-export function pluginEnv(args: CniArgs, base: Readonly<Record<string, string | undefined>> = process.env): Record<string, string> {
+export function pluginEnv(
+  args: CniArgs,
+  base: Readonly<Record<string, string | undefined>> = process.env,
+): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(base)) if (v !== undefined) env[k] = v;
   env.CNI_COMMAND = args.command;
   env.CNI_CONTAINERID = args.containerID ?? "";
   env.CNI_NETNS = args.netns ?? "";
-  env.CNI_ARGS = args.pluginArgsStr !== undefined && args.pluginArgsStr !== "" ? args.pluginArgsStr : stringifyCniArgs(args.pluginArgs ?? []);
+  env.CNI_ARGS =
+    args.pluginArgsStr !== undefined && args.pluginArgsStr !== ""
+      ? args.pluginArgsStr
+      : stringifyCniArgs(args.pluginArgs ?? []);
   env.CNI_IFNAME = args.ifName ?? "";
   env.CNI_PATH = args.path ?? "";
   return env;

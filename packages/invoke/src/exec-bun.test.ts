@@ -24,7 +24,10 @@ describe("BunExec", () => {
   test("runs the binary directly, without a shell, and passes stdin and exactly the given env (EX-1)", async () => {
     // A name a shell would split or interpret.
     const path = script("odd name;echo", 'printf "%s|%s|" "$CNI_COMMAND" "${HOME-unset}"; cat');
-    const out = await new BunExec().execPlugin(path, { env: { CNI_COMMAND: "ADD", PATH: "/usr/bin:/bin" }, stdin: enc('{"a":1}') });
+    const out = await new BunExec().execPlugin(path, {
+      env: { CNI_COMMAND: "ADD", PATH: "/usr/bin:/bin" },
+      stdin: enc('{"a":1}'),
+    });
     expect(out.failure).toBeUndefined();
     expect(dec(out.stdout)).toBe('ADD|unset|{"a":1}');
   });
@@ -55,7 +58,11 @@ describe("BunExec", () => {
   test("kills a plugin and everything it started when the timeout runs out (EX-2)", async () => {
     const path = script("slow", "echo started; sleep 30; echo never");
     const t0 = performance.now();
-    const out = await new BunExec().execPlugin(path, { env: { PATH: "/usr/bin:/bin" }, stdin: enc(""), timeoutMs: 200 });
+    const out = await new BunExec().execPlugin(path, {
+      env: { PATH: "/usr/bin:/bin" },
+      stdin: enc(""),
+      timeoutMs: 200,
+    });
     expect(performance.now() - t0).toBeLessThan(5000);
     expect(out.timedOut).toBe(true);
     expect(out.failure).toBe("signal: killed");
@@ -75,7 +82,10 @@ describe("BunExec", () => {
     const path = script("stuck", "echo ran");
     const fd = openSync(path, "r+");
     try {
-      const out = await new BunExec({ busyRetryDelayMs: 10, busyAttempts: 3 }).execPlugin(path, { env: {}, stdin: enc("") });
+      const out = await new BunExec({ busyRetryDelayMs: 10, busyAttempts: 3 }).execPlugin(path, {
+        env: {},
+        stdin: enc(""),
+      });
       expect(out.failure).toStartWith(`fork/exec ${path}: text file is busy`);
     } finally {
       closeSync(fd);

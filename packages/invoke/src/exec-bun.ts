@@ -59,7 +59,8 @@ export class BunExec implements Exec {
           await Bun.sleep(this.#retryDelayMs);
           continue;
         }
-        const reason = err instanceof Error ? err.message.replace(/^[A-Z]+: /, "").replace(/, posix_spawn .*$/, "") : String(err);
+        const reason =
+          err instanceof Error ? err.message.replace(/^[A-Z]+: /, "").replace(/, posix_spawn .*$/, "") : String(err);
         return { stdout: EMPTY, stderr: EMPTY, failure: `fork/exec ${path}: ${reason}` };
       }
     }
@@ -77,14 +78,17 @@ export class BunExec implements Exec {
     });
     let timedOut = false;
     const limit = request.timeoutMs ?? 0;
-    const timer = limit > 0 ? setTimeout(() => {
-      timedOut = true;
-      try {
-        process.kill(-proc.pid, "SIGKILL");
-      } catch {
-        proc.kill("SIGKILL");
-      }
-    }, limit) : undefined;
+    const timer =
+      limit > 0
+        ? setTimeout(() => {
+            timedOut = true;
+            try {
+              process.kill(-proc.pid, "SIGKILL");
+            } catch {
+              proc.kill("SIGKILL");
+            }
+          }, limit)
+        : undefined;
     try {
       const [stdout, stderr] = await Promise.all([
         new Response(proc.stdout).bytes(),

@@ -23,7 +23,12 @@ const conf = enc('{"cniVersion":"1.0.0","name":"n","type":"t"}');
 describe("execPluginWithResult through the Exec port", () => {
   test("sends stdin, the P-8 environment and the default two-minute timeout", async () => {
     const exec = fakeExec({ stdout: enc('{"cniVersion":"1.0.0","ips":[{"address":"198.18.0.3/24"}]}') });
-    const result = await execPluginWithResult("/fake/t", conf, { command: "ADD", containerID: "c" }, { exec, baseEnv: { KEEP: "1" } });
+    const result = await execPluginWithResult(
+      "/fake/t",
+      conf,
+      { command: "ADD", containerID: "c" },
+      { exec, baseEnv: { KEEP: "1" } },
+    );
     expect(result).toMatchObject({ cniVersion: "1.0.0", ips: [{ address: "198.18.0.3/24" }] });
     const [req] = exec.seen;
     expect(new TextDecoder().decode(req?.stdin)).toBe('{"cniVersion":"1.0.0","name":"n","type":"t"}');
@@ -32,13 +37,20 @@ describe("execPluginWithResult through the Exec port", () => {
   });
 
   test("fills a missing result version from the config (RP-2)", async () => {
-    const result = await execPluginWithResult("/fake/t", conf, { command: "ADD" }, { exec: fakeExec({ stdout: enc("{}") }) });
+    const result = await execPluginWithResult(
+      "/fake/t",
+      conf,
+      { command: "ADD" },
+      { exec: fakeExec({ stdout: enc("{}") }) },
+    );
     expect(result.cniVersion).toBe("1.0.0");
   });
 
   test("rejects a result whose version no parser has (RP-1)", async () => {
     const exec = fakeExec({ stdout: enc('{"cniVersion":"9.9.9"}') });
-    await expect(execPluginWithResult("/fake/t", conf, { command: "ADD" }, { exec })).rejects.toThrow('unsupported CNI result version "9.9.9"');
+    await expect(execPluginWithResult("/fake/t", conf, { command: "ADD" }, { exec })).rejects.toThrow(
+      'unsupported CNI result version "9.9.9"',
+    );
   });
 
   test("turns a timed-out run into code 11 with the configured limit (EX-2)", async () => {

@@ -30,10 +30,19 @@ export function defaultExec(): Exec {
 }
 
 /** Runs the plugin and returns its stdout; throws the decoded CniError when it failed (E-5). */
-export async function execPluginRaw(path: string, netconf: Uint8Array, args: CniArgs, options: InvokeOptions = {}): Promise<Uint8Array> {
+export async function execPluginRaw(
+  path: string,
+  netconf: Uint8Array,
+  args: CniArgs,
+  options: InvokeOptions = {},
+): Promise<Uint8Array> {
   const exec = options.exec ?? defaultExec();
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const outcome: ExecOutcome = await exec.execPlugin(path, { env: pluginEnv(args, options.baseEnv), stdin: netconf, timeoutMs });
+  const outcome: ExecOutcome = await exec.execPlugin(path, {
+    env: pluginEnv(args, options.baseEnv),
+    stdin: netconf,
+    timeoutMs,
+  });
   if (outcome.failure !== undefined || outcome.timedOut === true) throw pluginError(path, outcome, timeoutMs);
   return outcome.stdout;
 }
@@ -42,7 +51,12 @@ export async function execPluginRaw(path: string, netconf: Uint8Array, args: Cni
  * Runs the plugin and parses its result (RP-2): empty stdout fails, `null` is `{}`, the
  * result's own `cniVersion` wins over the config's, a missing one takes the config's.
  */
-export async function execPluginWithResult(path: string, netconf: Uint8Array, args: CniArgs, options: InvokeOptions = {}): Promise<Result> {
+export async function execPluginWithResult(
+  path: string,
+  netconf: Uint8Array,
+  args: CniArgs,
+  options: InvokeOptions = {},
+): Promise<Result> {
   const stdout = await execPluginRaw(path, netconf, args, options);
   // libcni's checks and wording first (RP-2), then the typed parse of the same bytes, so
   // numbers are judged as Go's decoder judges them.
@@ -51,6 +65,11 @@ export async function execPluginWithResult(path: string, netconf: Uint8Array, ar
 }
 
 /** Runs the plugin for a command without a result (DEL, CHECK, GC, STATUS); stdout is ignored (DEL-7). */
-export async function execPluginWithoutResult(path: string, netconf: Uint8Array, args: CniArgs, options: InvokeOptions = {}): Promise<void> {
+export async function execPluginWithoutResult(
+  path: string,
+  netconf: Uint8Array,
+  args: CniArgs,
+  options: InvokeOptions = {},
+): Promise<void> {
   await execPluginRaw(path, netconf, args, options);
 }

@@ -30,11 +30,15 @@ export function decodeVersionInfo(stdout: Uint8Array | string): VersionInfo {
   const obj = (value ?? {}) as Record<string, unknown>;
   const cniVersion = obj.cniVersion ?? "";
   if (typeof cniVersion !== "string") {
-    throw fail(`json: cannot unmarshal ${goJsonKind(cniVersion)} into Go struct field pluginInfo.cniVersion of type string`);
+    throw fail(
+      `json: cannot unmarshal ${goJsonKind(cniVersion)} into Go struct field pluginInfo.cniVersion of type string`,
+    );
   }
   const supported = obj.supportedVersions ?? [];
   if (!Array.isArray(supported) || !supported.every((v): v is string => typeof v === "string")) {
-    throw fail("json: cannot unmarshal supportedVersions into Go struct field pluginInfo.supportedVersions of type []string");
+    throw fail(
+      "json: cannot unmarshal supportedVersions into Go struct field pluginInfo.supportedVersions of type []string",
+    );
   }
   if (cniVersion === "") throw fail("missing field cniVersion");
   if (supported.length === 0) {
@@ -53,7 +57,12 @@ export async function getVersionInfo(pluginPath: string, options: InvokeOptions 
   const stdin = new TextEncoder().encode(JSON.stringify({ cniVersion: CURRENT_VERSION }));
   let stdout: Uint8Array;
   try {
-    stdout = await execPluginRaw(pluginPath, stdin, { command: "VERSION", netns: "dummy", ifName: "dummy", path: "dummy" }, options);
+    stdout = await execPluginRaw(
+      pluginPath,
+      stdin,
+      { command: "VERSION", netns: "dummy", ifName: "dummy", path: "dummy" },
+      options,
+    );
   } catch (err) {
     if (err instanceof CniError && err.toString() === UNKNOWN_VERSION_COMMAND) {
       return { cniVersion: CURRENT_VERSION, supportedVersions: ["0.1.0"] };

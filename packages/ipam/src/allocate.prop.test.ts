@@ -85,7 +85,10 @@ function checkInvariants(m: Model, r: Real): void {
 }
 
 class Add implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly id: string, readonly ifname: string) {}
+  constructor(
+    readonly id: string,
+    readonly ifname: string,
+  ) {}
   check = () => true;
   async run(m: Model, r: Real): Promise<void> {
     const key = formatHolder(this.id, this.ifname);
@@ -98,7 +101,9 @@ class Add implements fc.AsyncCommand<Model, Real> {
       // Sets before the exhausted one did reserve (and record last_reserved_ip) before the undo.
       m.last = [...picks, ...m.last.slice(picks.length)];
       if (!complete) {
-        expect(out.ok ? "" : out.error).toBe(`failed to allocate for range ${picks.length}: no IP addresses available in range set: ${rangeSetString(CONF.ranges[picks.length]!)}`);
+        expect(out.ok ? "" : out.error).toBe(
+          `failed to allocate for range ${picks.length}: no IP addresses available in range set: ${rangeSetString(CONF.ranges[picks.length]!)}`,
+        );
         if (picks.length > 0) exhaustedAfterPartial++;
       } else {
         expect(out.ok && out.value.map((a) => formatIP(a.ip))).toEqual(picks);
@@ -112,7 +117,10 @@ class Add implements fc.AsyncCommand<Model, Real> {
 }
 
 class Del implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly id: string, readonly ifname: string) {}
+  constructor(
+    readonly id: string,
+    readonly ifname: string,
+  ) {}
   check = () => true;
   async run(m: Model, r: Real): Promise<void> {
     await release(r.store, this.id, this.ifname);
@@ -123,7 +131,10 @@ class Del implements fc.AsyncCommand<Model, Real> {
 }
 
 class Check implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly id: string, readonly ifname: string) {}
+  constructor(
+    readonly id: string,
+    readonly ifname: string,
+  ) {}
   check = () => true;
   async run(m: Model, r: Real): Promise<void> {
     expect(await r.store.findByID(this.id, this.ifname)).toBe(m.held.has(formatHolder(this.id, this.ifname)));
@@ -135,7 +146,10 @@ class Gc implements fc.AsyncCommand<Model, Real> {
   constructor(readonly valid: { id: string; ifname: string }[]) {}
   check = () => true;
   async run(m: Model, r: Real): Promise<void> {
-    const report = await collectGarbage(r.store, this.valid.map((a) => ({ containerID: a.id, ifname: a.ifname })));
+    const report = await collectGarbage(
+      r.store,
+      this.valid.map((a) => ({ containerID: a.id, ifname: a.ifname })),
+    );
     expect(report.errors).toEqual([]);
     const keep = new Set(this.valid.map((a) => formatHolder(a.id, a.ifname)));
     for (const key of [...m.held.keys()]) if (!keep.has(key)) m.held.delete(key);
@@ -170,7 +184,13 @@ describe("allocation never duplicates, never leaks and follows the round-robin o
         const store = new MemoryStore();
         const real: Real = {
           store,
-          reservations: () => new Map([...store.reservations.values()].map((r) => [formatIP(r.ip), formatHolder(r.holder.id, r.holder.ifname ?? "")])),
+          reservations: () =>
+            new Map(
+              [...store.reservations.values()].map((r) => [
+                formatIP(r.ip),
+                formatHolder(r.holder.id, r.holder.ifname ?? ""),
+              ]),
+            ),
         };
         const model: Model = { held: new Map(), last: [] };
         await fc.asyncModelRun(() => ({ model, real }), cmds);
@@ -183,10 +203,19 @@ describe("allocation never duplicates, never leaks and follows the round-robin o
     const store = new MemoryStore();
     const real: Real = {
       store,
-      reservations: () => new Map([...store.reservations.values()].map((r) => [formatIP(r.ip), formatHolder(r.holder.id, r.holder.ifname ?? "")])),
+      reservations: () =>
+        new Map(
+          [...store.reservations.values()].map((r) => [
+            formatIP(r.ip),
+            formatHolder(r.holder.id, r.holder.ifname ?? ""),
+          ]),
+        ),
     };
     const model: Model = { held: new Map(), last: [] };
-    await fc.asyncModelRun(() => ({ model, real }), CIDS.map((id) => new Add(id, "eth0")));
+    await fc.asyncModelRun(
+      () => ({ model, real }),
+      CIDS.map((id) => new Add(id, "eth0")),
+    );
     expect(exhaustedAfterPartial).toBeGreaterThan(0);
     await releaseAll(model, real);
   });

@@ -6,7 +6,10 @@ import { formatIP, parseIP } from "@tscni/spec/ipnet";
 import { MemoryStore } from "./store-memory.ts";
 
 function conf(ipam: Record<string, unknown>, extra: Record<string, unknown> = {}, envIP?: string): IPAMConfig {
-  const out = loadIPAMConfig({ name: "net1", cniVersion: "1.1.0", ipam, ...extra }, envIP === undefined ? undefined : parseIP(envIP));
+  const out = loadIPAMConfig(
+    { name: "net1", cniVersion: "1.1.0", ipam, ...extra },
+    envIP === undefined ? undefined : parseIP(envIP),
+  );
   if (!out.ok) throw new Error(out.error);
   return out.value;
 }
@@ -28,7 +31,9 @@ describe("allocate", () => {
     expect(await addresses(c, store, "d")).toEqual(["198.18.0.5/29"]);
     expect(await addresses(c, store, "e")).toEqual(["198.18.0.6/29"]);
     expect(await addresses(c, store, "f")).toEqual(["198.18.0.2/29"]);
-    expect(await addresses(c, store, "g")).toBe("failed to allocate for range 0: no IP addresses available in range set: 198.18.0.1-198.18.0.6");
+    expect(await addresses(c, store, "g")).toBe(
+      "failed to allocate for range 0: no IP addresses available in range set: 198.18.0.1-198.18.0.6",
+    );
   });
 
   test("starts at rangeStart when the last reserved IP left the set", async () => {
@@ -43,7 +48,11 @@ describe("allocate", () => {
     const store = new MemoryStore();
     const got = [];
     for (const id of ["a", "b", "c"]) got.push(await addresses(c, store, id));
-    expect(got).toEqual([["198.18.0.2/30"], ["198.18.1.2/30"], "failed to allocate for range 0: no IP addresses available in range set: 198.18.0.1-198.18.0.2,198.18.1.1-198.18.1.2"]);
+    expect(got).toEqual([
+      ["198.18.0.2/30"],
+      ["198.18.1.2/30"],
+      "failed to allocate for range 0: no IP addresses available in range set: 198.18.0.1-198.18.0.2,198.18.1.1-198.18.1.2",
+    ]);
   });
 
   test("allocates one address per range set for dual stack, each with its gateway", async () => {
@@ -59,7 +68,9 @@ describe("allocate", () => {
     const c = conf({ subnet: "198.18.0.0/24" });
     const store = new MemoryStore();
     await addresses(c, store, "a");
-    expect(await addresses(c, store, "a")).toBe("failed to allocate for range 0: 198.18.0.2 has been allocated to a, duplicate allocation is not allowed");
+    expect(await addresses(c, store, "a")).toBe(
+      "failed to allocate for range 0: 198.18.0.2 has been allocated to a, duplicate allocation is not allowed",
+    );
     expect(await addresses(c, store, "a", "eth1")).toEqual(["198.18.0.3/24"]);
   });
 
@@ -71,7 +82,9 @@ describe("allocate", () => {
     expect(await addresses(conf(base, { runtimeConfig: { ips: ["198.18.0.42/24"] } }), store, "b")).toBe(
       "failed to allocate for range 0: requested IP address 198.18.0.42 is not available in range set 198.18.0.1-198.18.0.254",
     );
-    expect(await addresses(conf(base, {}, "198.18.0.1"), store, "c")).toBe("failed to allocate for range 0: requested ip 198.18.0.1 is subnet's gateway");
+    expect(await addresses(conf(base, {}, "198.18.0.1"), store, "c")).toBe(
+      "failed to allocate for range 0: requested ip 198.18.0.1 is subnet's gateway",
+    );
   });
 
   test("releases what it reserved when a requested IP fits no range set", async () => {
@@ -85,7 +98,9 @@ describe("allocate", () => {
     const c = conf({ ranges: [[{ subnet: "198.18.0.0/24" }], [{ subnet: "2001:db8::/64" }]] });
     const store = new MemoryStore();
     await store.reserve("a", "eth0", parseIP("2001:db8::9")!, "1");
-    expect(await addresses(c, store, "a")).toBe("failed to allocate for range 1: 2001:db8::9 has been allocated to a, duplicate allocation is not allowed");
+    expect(await addresses(c, store, "a")).toBe(
+      "failed to allocate for range 1: 2001:db8::9 has been allocated to a, duplicate allocation is not allowed",
+    );
     expect([...store.reservations.keys()]).toEqual(["2001:db8::9"]);
   });
 });

@@ -17,7 +17,12 @@ import type { Store } from "./store.ts";
  *
  * @example await allocate(conf, store, "cid", "eth0") // ok([{ ip: 198.18.0.2, prefix: 24, gateway: 198.18.0.1 }])
  */
-export async function allocate(conf: IPAMConfig, store: Store, id: string, ifname: string): Promise<Outcome<Allocation[]>> {
+export async function allocate(
+  conf: IPAMConfig,
+  store: Store,
+  id: string,
+  ifname: string,
+): Promise<Outcome<Allocation[]>> {
   const pending = new Map<string, IP>();
   for (const ip of conf.requestedIPs) pending.set(formatIP(ip), ip);
   const done: Allocation[] = [];

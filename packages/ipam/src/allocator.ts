@@ -56,7 +56,9 @@ export class IPAllocator {
     if (r === undefined) return fail(`${formatIP(ip)} not in range set ${rangeSetString(this.rangeSet)}`);
     if (ipEqual(ip, r.gateway)) return fail(`requested ip ${formatIP(ip)} is subnet's gateway`);
     if (!(await this.store.reserve(id, ifname, ip, this.rangeID))) {
-      return fail(`requested IP address ${formatIP(ip)} is not available in range set ${rangeSetString(this.rangeSet)}`);
+      return fail(
+        `requested IP address ${formatIP(ip)} is not available in range set ${rangeSetString(this.rangeSet)}`,
+      );
     }
     return ok({ ip, prefix: r.subnet.prefix, gateway: r.gateway });
   }

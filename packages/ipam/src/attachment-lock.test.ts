@@ -24,7 +24,11 @@ describe("withAttachmentLock", () => {
       await Bun.sleep(20);
       log.push(`${name} out`);
     };
-    await Promise.all([withAttachmentLock(dir, key, step("a")), withAttachmentLock(dir, key, step("b")), withAttachmentLock(dir, key, step("c"))]);
+    await Promise.all([
+      withAttachmentLock(dir, key, step("a")),
+      withAttachmentLock(dir, key, step("b")),
+      withAttachmentLock(dir, key, step("c")),
+    ]);
     for (let i = 0; i < log.length; i += 2) expect(log[i + 1]).toBe(log[i]!.replace(" in", " out"));
   });
 

@@ -26,7 +26,9 @@ export interface AttachmentKey {
 
 /** The lock file of `key` in `dir`: a digest, so any ID and ifname make a safe file name. */
 export function attachmentLockPath(dir: string, key: AttachmentKey): string {
-  const digest = new Bun.CryptoHasher("sha256").update(JSON.stringify([key.network, key.containerID, key.ifName])).digest("hex");
+  const digest = new Bun.CryptoHasher("sha256")
+    .update(JSON.stringify([key.network, key.containerID, key.ifName]))
+    .digest("hex");
   return join(dir, digest);
 }
 

@@ -27,7 +27,10 @@ function loadError(ipam: unknown, extra: Record<string, unknown> = {}): string {
 describe("canonicalizeRange", () => {
   test("defaults an IPv4 range to gateway .1, start .1 (the gateway is skipped later) and end .254", () => {
     const r = range("198.18.0.0/24");
-    expect(r.ok && [formatIP(r.value.gateway), rangeString(r.value)]).toEqual(["198.18.0.1", "198.18.0.1-198.18.0.254"]);
+    expect(r.ok && [formatIP(r.value.gateway), rangeString(r.value)]).toEqual([
+      "198.18.0.1",
+      "198.18.0.1-198.18.0.254",
+    ]);
   });
 
   test("defaults an IPv6 range end to the real last address, not ::255 (§10 item 12)", () => {
@@ -50,8 +53,14 @@ describe("canonicalizeRange", () => {
   });
 
   test("rejects a rangeStart or rangeEnd outside the subnet, and an end before the start", () => {
-    expect(range("198.18.0.0/24", { rangeStart: "198.18.1.5" })).toEqual({ ok: false, error: "RangeStart 198.18.1.5 not in network 198.18.0.0/24" });
-    expect(range("198.18.0.0/24", { rangeEnd: "198.18.1.5" })).toEqual({ ok: false, error: "RangeEnd 198.18.1.5 not in network 198.18.0.0/24" });
+    expect(range("198.18.0.0/24", { rangeStart: "198.18.1.5" })).toEqual({
+      ok: false,
+      error: "RangeStart 198.18.1.5 not in network 198.18.0.0/24",
+    });
+    expect(range("198.18.0.0/24", { rangeEnd: "198.18.1.5" })).toEqual({
+      ok: false,
+      error: "RangeEnd 198.18.1.5 not in network 198.18.0.0/24",
+    });
     expect(range("198.18.0.0/24", { rangeStart: "198.18.0.50", rangeEnd: "198.18.0.40" })).toEqual({
       ok: false,
       error: "RangeStart 198.18.0.50 not in network 198.18.0.0/24",
@@ -66,7 +75,10 @@ describe("canonicalizeRange", () => {
   test("rejects an IPv4 address written as a v4-mapped IPv6 CIDR: the mask stays 128 bits", () => {
     expect(range("::ffff:198.18.0.0/120")).toEqual({ ok: false, error: "IPNet IP and Mask version mismatch" });
     // Too small by its 128-bit mask; Go's IPNet.String prints the mask's last 32 bits.
-    expect(range("::ffff:198.18.0.0/127")).toEqual({ ok: false, error: "Network 198.18.0.0/31 too small to allocate from" });
+    expect(range("::ffff:198.18.0.0/127")).toEqual({
+      ok: false,
+      error: "Network 198.18.0.0/31 too small to allocate from",
+    });
   });
 
   test("reads a subnet prefix with leading zeros, as Go's ParseCIDR does", () => {
@@ -99,7 +111,11 @@ describe("loadIPAMConfig", () => {
       { subnet: "198.18.1.0/24", ranges: [[{ subnet: "198.18.2.0/24" }]] },
       { runtimeConfig: { ipRanges: [[{ subnet: "198.18.3.0/24" }]] } },
     );
-    expect(conf.ranges.map((s) => rangeString(s[0]!))).toEqual(["198.18.3.1-198.18.3.254", "198.18.1.1-198.18.1.254", "198.18.2.1-198.18.2.254"]);
+    expect(conf.ranges.map((s) => rangeString(s[0]!))).toEqual([
+      "198.18.3.1-198.18.3.254",
+      "198.18.1.1-198.18.1.254",
+      "198.18.2.1-198.18.2.254",
+    ]);
   });
 
   test("wraps a bad range set with its index", () => {
@@ -110,12 +126,16 @@ describe("loadIPAMConfig", () => {
   });
 
   test("rejects overlapping range sets", () => {
-    expect(loadError({ ranges: [[{ subnet: "198.18.0.0/24" }], [{ subnet: "198.18.0.0/16" }]] })).toBe("range set 0 overlaps with 1");
+    expect(loadError({ ranges: [[{ subnet: "198.18.0.0/24" }], [{ subnet: "198.18.0.0/16" }]] })).toBe(
+      "range set 0 overlaps with 1",
+    );
   });
 
   test("allows two sets of one family only from 0.3.0 on (VN-7)", () => {
     const ipam = { ranges: [[{ subnet: "198.18.0.0/24" }], [{ subnet: "198.18.1.0/24" }]] };
-    expect(loadError(ipam, { cniVersion: "0.2.0" })).toBe("CNI version 0.2.0 does not support more than 1 address per family");
+    expect(loadError(ipam, { cniVersion: "0.2.0" })).toBe(
+      "CNI version 0.2.0 does not support more than 1 address per family",
+    );
     expect(loadIPAMConfig({ name: "n", cniVersion: "0.3.0", ipam }).ok).toBe(true);
     const dual = { ranges: [[{ subnet: "198.18.0.0/24" }], [{ subnet: "2001:db8::/64" }]] };
     expect(loadIPAMConfig({ name: "n", cniVersion: "0.1.0", ipam: dual }).ok).toBe(true);
@@ -123,14 +143,22 @@ describe("loadIPAMConfig", () => {
 
   test("merges requested IPs from CNI_ARGS, args.cni.ips and runtimeConfig.ips in that order, prefixes ignored (CA-2)", () => {
     const out = loadIPAMConfig(
-      { name: "n", ipam: { subnet: "198.18.0.0/24" }, args: { cni: { ips: ["198.18.0.20/24"] } }, runtimeConfig: { ips: ["198.18.0.30"] } },
+      {
+        name: "n",
+        ipam: { subnet: "198.18.0.0/24" },
+        args: { cni: { ips: ["198.18.0.20/24"] } },
+        runtimeConfig: { ips: ["198.18.0.30"] },
+      },
       parseIP("198.18.0.10"),
     );
     expect(out.ok && out.value.requestedIPs.map(formatIP)).toEqual(["198.18.0.10", "198.18.0.20", "198.18.0.30"]);
   });
 
   test("defaults dataDir to /var/lib/cni/networks and keeps routes as written", () => {
-    const conf = load({ subnet: "198.18.0.0/24", routes: [{ dst: "0.0.0.0/0" }, { dst: "2001:DB8::/32", gw: "2001:db8::1" }] });
+    const conf = load({
+      subnet: "198.18.0.0/24",
+      routes: [{ dst: "0.0.0.0/0" }, { dst: "2001:DB8::/32", gw: "2001:db8::1" }],
+    });
     expect(conf.dataDir).toBe("/var/lib/cni/networks");
     expect(conf.routes).toEqual([{ dst: "0.0.0.0/0" }, { dst: "2001:db8::/32", gw: "2001:db8::1" }]);
     expect(load({ subnet: "198.18.0.0/24", dataDir: "/tmp/x" }).dataDir).toBe("/tmp/x");
@@ -139,14 +167,24 @@ describe("loadIPAMConfig", () => {
   test("reports malformed addresses with Go's messages, without a path as the reference", () => {
     expect(loadError({ subnet: "198.18.0.0/33" })).toBe("invalid CIDR address: 198.18.0.0/33");
     expect(loadError({ ranges: [[{ subnet: "198.18.0.0/24", rangeStart: "x" }]] })).toBe("invalid IP address: x");
-    expect(loadError({ subnet: "198.18.0.0/24" }, { args: { cni: { ips: ["nope"] } } })).toBe("invalid IP address nope");
+    expect(loadError({ subnet: "198.18.0.0/24" }, { args: { cni: { ips: ["nope"] } } })).toBe(
+      "invalid IP address nope",
+    );
   });
 
   test("reports a wrongly typed field as Go's json decoder does", () => {
-    expect(loadError({ ranges: "x" })).toBe("json: cannot unmarshal string into Go struct field IPAMConfig.ipam.ranges of type []allocator.RangeSet");
-    expect(loadError({ ranges: ["x"] })).toBe("json: cannot unmarshal string into Go struct field IPAMConfig.ipam.ranges of type allocator.RangeSet");
-    expect(loadError({ subnet: 5 })).toBe("json: cannot unmarshal number into Go struct field IPAMConfig.ipam.subnet of type string");
-    expect(loadError({ subnet: "198.18.0.0/24" }, { args: { cni: { ips: "x" } } })).toBe("json: cannot unmarshal string into Go struct field IPAMArgs.args.cni.ips of type []*ip.IP");
+    expect(loadError({ ranges: "x" })).toBe(
+      "json: cannot unmarshal string into Go struct field IPAMConfig.ipam.ranges of type []allocator.RangeSet",
+    );
+    expect(loadError({ ranges: ["x"] })).toBe(
+      "json: cannot unmarshal string into Go struct field IPAMConfig.ipam.ranges of type allocator.RangeSet",
+    );
+    expect(loadError({ subnet: 5 })).toBe(
+      "json: cannot unmarshal number into Go struct field IPAMConfig.ipam.subnet of type string",
+    );
+    expect(loadError({ subnet: "198.18.0.0/24" }, { args: { cni: { ips: "x" } } })).toBe(
+      "json: cannot unmarshal string into Go struct field IPAMArgs.args.cni.ips of type []*ip.IP",
+    );
   });
 
   test("reads an empty rangeStart as unset, as Go's net.IP does", () => {

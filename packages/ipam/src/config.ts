@@ -49,7 +49,9 @@ export function loadIPAMConfig(config: unknown, envIP?: IP): Outcome<IPAMConfig>
 
   const inputs: (readonly RangeInput[])[] = n.runtimeConfig.ipRanges.map(cleanSet);
   if (ipam.subnet !== undefined && ipam.subnet !== null) {
-    inputs.push([cleanRange({ subnet: ipam.subnet, rangeStart: ipam.rangeStart, rangeEnd: ipam.rangeEnd, gateway: ipam.gateway })]);
+    inputs.push([
+      cleanRange({ subnet: ipam.subnet, rangeStart: ipam.rangeStart, rangeEnd: ipam.rangeEnd, gateway: ipam.gateway }),
+    ]);
   }
   inputs.push(...ipam.ranges.map(cleanSet));
   if (inputs.length === 0) return fail("no IP ranges specified");

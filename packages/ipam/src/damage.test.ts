@@ -8,10 +8,12 @@ import { type DiskStore, openDiskStore } from "./store-disk.ts";
 
 describe("isDamagedCopyOf", () => {
   test("calls empty, garbage and truncated contents damaged copies of the holder", () => {
-    for (const c of ["", "\x00\xff\x1b[2J", "c1\r\net", "c1\r", "c", "c1\r\neth0\n"]) expect(isDamagedCopyOf(c, "c1", "eth0")).toBe(true);
+    for (const c of ["", "\x00\xff\x1b[2J", "c1\r\net", "c1\r", "c", "c1\r\neth0\n"])
+      expect(isDamagedCopyOf(c, "c1", "eth0")).toBe(true);
   });
   test("never calls another sound holder, or the holder itself, damaged", () => {
-    for (const c of ["c2\r\neth0", "c1\r\neth1", "c1\r\neth0", "c10"]) expect(isDamagedCopyOf(c, "c1", "eth0")).toBe(false);
+    for (const c of ["c2\r\neth0", "c1\r\neth1", "c1\r\neth0", "c10"])
+      expect(isDamagedCopyOf(c, "c1", "eth0")).toBe(false);
     expect(isSoundHolder("c1")).toBe(true);
   });
 });
@@ -36,7 +38,11 @@ describe("DEL of an attachment whose reservation file was damaged (issue 16 item
     rmSync(root, { recursive: true, force: true });
   });
 
-  for (const [what, content] of [["empty", ""], ["garbage", "\x00\x01\xfe"], ["truncated", "c1\r\ne"]] as const) {
+  for (const [what, content] of [
+    ["empty", ""],
+    ["garbage", "\x00\x01\xfe"],
+    ["truncated", "c1\r\ne"],
+  ] as const) {
     test(`releases a ${what} file through the index, and leaves another holder's file alone`, async () => {
       await store.reserve("c1", "eth0", parseIP("198.18.0.2")!, "0");
       await store.reserve("c2", "eth0", parseIP("198.18.0.3")!, "0");

@@ -9,6 +9,7 @@ describe("parseIPMaybePrefix", () => {
   });
 
   test("rejects a bad address or a bad prefix", () => {
-    for (const bad of ["", "198.18.0", "198.18.0.5/33", "198.18.0.5/", "010.0.0.1"]) expect(parseIPMaybePrefix(bad)).toBeUndefined();
+    for (const bad of ["", "198.18.0", "198.18.0.5/33", "198.18.0.5/", "010.0.0.1"])
+      expect(parseIPMaybePrefix(bad)).toBeUndefined();
   });
 });

@@ -21,7 +21,8 @@ export function canonicalizeRangeSet(inputs: readonly RangeInput[]): Outcome<Ran
   for (const input of inputs) {
     const r = canonicalizeRange(input);
     if (!r.ok) return r;
-    if (out.length > 0 && out[0]?.rangeStart.family !== r.value.rangeStart.family) return fail("mixed address families");
+    if (out.length > 0 && out[0]?.rangeStart.family !== r.value.rangeStart.family)
+      return fail("mixed address families");
     out.push(r.value);
   }
   for (const [i, a] of out.entries()) {

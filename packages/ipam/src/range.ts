@@ -2,7 +2,19 @@
  * One allocation range (`allocator/range.go`): a subnet and, within it, the inclusive
  * bounds [rangeStart, rangeEnd] and a gateway that the iterator skips.
  */
-import { type IP, type IPNet, compareIP, contains, familyBits, formatCIDR, formatIP, ipEqual, lastAddress, networkAddress, nextIP } from "@tscni/spec/ipnet";
+import {
+  type IP,
+  type IPNet,
+  compareIP,
+  contains,
+  familyBits,
+  formatCIDR,
+  formatIP,
+  ipEqual,
+  lastAddress,
+  networkAddress,
+  nextIP,
+} from "@tscni/spec/ipnet";
 import { type Outcome, fail, ok } from "./outcome.ts";
 
 /** A range as configured: only the subnet is required. */
@@ -37,7 +49,9 @@ export function canonicalizeRange(input: RangeInput): Outcome<Range> {
   if (familyBits(subnet.ip.family) !== maskBits) return fail("IPNet IP and Mask version mismatch");
   const network = networkAddress(subnet);
   if (!ipEqual(network, subnet.ip)) {
-    return fail(`Network has host bits set. For a subnet mask of length ${subnet.prefix} the network address is ${formatIP(network)}`);
+    return fail(
+      `Network has host bits set. For a subnet mask of length ${subnet.prefix} the network address is ${formatIP(network)}`,
+    );
   }
   const first = nextIP(network) as IP; // a /30 or larger always has network+1
   const partial: Range = { subnet, gateway: input.gateway ?? first, rangeStart: first, rangeEnd: first };
@@ -45,7 +59,10 @@ export function canonicalizeRange(input: RangeInput): Outcome<Range> {
   if (input.rangeStart !== undefined) {
     // Go's Contains checks every bound already set, so a rangeStart after the given
     // rangeEnd is the one reported "not in network".
-    const afterEnd = input.rangeEnd !== undefined && input.rangeEnd.family === input.rangeStart.family && compareIP(input.rangeStart, input.rangeEnd) > 0;
+    const afterEnd =
+      input.rangeEnd !== undefined &&
+      input.rangeEnd.family === input.rangeStart.family &&
+      compareIP(input.rangeStart, input.rangeEnd) > 0;
     if (afterEnd || !rangeContains(partial, input.rangeStart, false)) {
       return fail(`RangeStart ${formatIP(input.rangeStart)} not in network ${formatCIDR(subnet)}`);
     }
@@ -81,7 +98,12 @@ export function rangeContains(r: Range, ip: IP, bounds: boolean | "start" = true
 /** True when two ranges of one family share an address (`Range.Overlaps`). */
 export function rangesOverlap(a: Range, b: Range): boolean {
   if (a.subnet.ip.family !== b.subnet.ip.family) return false;
-  return rangeContains(a, b.rangeStart) || rangeContains(a, b.rangeEnd) || rangeContains(b, a.rangeStart) || rangeContains(b, a.rangeEnd);
+  return (
+    rangeContains(a, b.rangeStart) ||
+    rangeContains(a, b.rangeEnd) ||
+    rangeContains(b, a.rangeStart) ||
+    rangeContains(b, a.rangeEnd)
+  );
 }
 
 /** `<rangeStart>-<rangeEnd>`, as upstream prints a range. */

@@ -50,8 +50,10 @@ export interface RepairReport extends GcReport {
 
 function ownerOf(ip: string, content: string, input: RepairInput, index: AttachmentIndex): Attachment | undefined {
   const claims: Attachment[] = [];
-  for (const a of input.live) if (a.addresses.includes(ip)) claims.push({ containerID: a.containerID, ifname: a.ifName });
-  for (const u of input.unknown) if (index.read(u.containerID, u.ifname).some((x) => formatIP(x) === ip)) claims.push(u);
+  for (const a of input.live)
+    if (a.addresses.includes(ip)) claims.push({ containerID: a.containerID, ifname: a.ifName });
+  for (const u of input.unknown)
+    if (index.read(u.containerID, u.ifname).some((x) => formatIP(x) === ip)) claims.push(u);
   const damagedOf = claims.filter((c) => isDamagedCopyOf(content, c.containerID, c.ifname));
   // Exactly one claimant, or we do not guess.
   return damagedOf.length === 1 ? damagedOf[0] : undefined;
@@ -82,17 +84,29 @@ export async function repairDiskStore(dataDir: string, network: string, input: R
           continue;
         }
         const holder = parseHolder(content);
-        if (isSoundHolder(content) && holder.ifname !== undefined && inFlight(network, holder.id, holder.ifname, input.lockDirs ?? [])) {
+        if (
+          isSoundHolder(content) &&
+          holder.ifname !== undefined &&
+          inFlight(network, holder.id, holder.ifname, input.lockDirs ?? [])
+        ) {
           busy.push({ containerID: holder.id, ifname: holder.ifname });
           continue;
         }
-        if (isSoundHolder(content) && !input.live.some((a) => a.addresses.includes(name) && isDamagedCopyOf(content, a.containerID, a.ifName))) continue;
+        if (
+          isSoundHolder(content) &&
+          !input.live.some((a) => a.addresses.includes(name) && isDamagedCopyOf(content, a.containerID, a.ifName))
+        )
+          continue;
         const owner = ownerOf(name, content, input, index);
         if (owner === undefined) continue; // GC below releases it unless its holder is valid
         writeFileSync(join(dir, name), formatHolder(owner.containerID, owner.ifname), { mode: 0o600 });
         rewritten.push(`${name} -> ${owner.containerID} ${owner.ifname}`);
       }
-      const valid: Attachment[] = [...input.live.map((a) => ({ containerID: a.containerID, ifname: a.ifName })), ...input.unknown, ...busy];
+      const valid: Attachment[] = [
+        ...input.live.map((a) => ({ containerID: a.containerID, ifname: a.ifName })),
+        ...input.unknown,
+        ...busy,
+      ];
       return { ...(await store.gc(valid)), rewritten, busy };
     } finally {
       await store.unlock();

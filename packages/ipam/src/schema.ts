@@ -37,7 +37,10 @@ const requestedIP = v.pipe(
   v.rawTransform(({ dataset, addIssue, NEVER }): IP => {
     const ip = parseIPMaybePrefix(dataset.value);
     if (ip !== undefined) return ip;
-    addIssue({ message: dataset.value === "" ? "cannot understand ip: IP <nil> not v4 nor v6" : `invalid IP address ${dataset.value}` });
+    addIssue({
+      message:
+        dataset.value === "" ? "cannot understand ip: IP <nil> not v4 nor v6" : `invalid IP address ${dataset.value}`,
+    });
     return NEVER;
   }),
 );
@@ -54,8 +57,22 @@ const RangeSetsSchema = v.nullish(v.array(v.nullish(v.array(RangeSchema), [])), 
 
 /** A route, copied into the result (R04-3): `dst` must be a CIDR, `gw` an address. */
 export const RouteSchema = v.looseObject({
-  dst: v.pipe(v.string(), v.check((s) => parseCIDR(s) !== undefined, (i) => `invalid CIDR address: ${String(i.input)}`)),
-  gw: v.nullish(v.pipe(v.string(), v.check((s) => s === "" || parseIP(s) !== undefined, (i) => `invalid IP address: ${String(i.input)}`))),
+  dst: v.pipe(
+    v.string(),
+    v.check(
+      (s) => parseCIDR(s) !== undefined,
+      (i) => `invalid CIDR address: ${String(i.input)}`,
+    ),
+  ),
+  gw: v.nullish(
+    v.pipe(
+      v.string(),
+      v.check(
+        (s) => s === "" || parseIP(s) !== undefined,
+        (i) => `invalid IP address: ${String(i.input)}`,
+      ),
+    ),
+  ),
   mtu: v.nullish(v.number()),
   advmss: v.nullish(v.number()),
   priority: v.nullish(v.number()),
@@ -81,10 +98,10 @@ export const NetSchema = v.object({
   name: v.nullish(v.string(), ""),
   cniVersion: v.nullish(v.string(), ""),
   ipam: v.nullish(IPAMSchema),
-  runtimeConfig: v.nullish(
-    v.object({ ipRanges: RangeSetsSchema, ips: v.nullish(v.array(requestedIP), []) }),
-    { ipRanges: [], ips: [] },
-  ),
+  runtimeConfig: v.nullish(v.object({ ipRanges: RangeSetsSchema, ips: v.nullish(v.array(requestedIP), []) }), {
+    ipRanges: [],
+    ips: [],
+  }),
   args: v.nullish(v.object({ cni: v.nullish(v.object({ ips: v.nullish(v.array(requestedIP), []) })) })),
 });
 
@@ -112,7 +129,10 @@ const GO_FIELDS: Readonly<Record<string, readonly [string, string]>> = {
   "ipam.ranges.rangeStart": ["Range", "net.IP"],
   "ipam.ranges.rangeEnd": ["Range", "net.IP"],
   "ipam.ranges.gateway": ["Range", "net.IP"],
-  runtimeConfig: ["Net", 'struct { IPRanges []allocator.RangeSet "json:\\"ipRanges,omitempty\\""; IPs []*ip.IP "json:\\"ips,omitempty\\"" }'],
+  runtimeConfig: [
+    "Net",
+    'struct { IPRanges []allocator.RangeSet "json:\\"ipRanges,omitempty\\""; IPs []*ip.IP "json:\\"ips,omitempty\\"" }',
+  ],
   "runtimeConfig.ipRanges": ["", "[]allocator.RangeSet"],
   "runtimeConfig.ips": ["", "[]*ip.IP"],
   args: ["Net", 'struct { A *allocator.IPAMArgs "json:\\"cni\\"" }'],
@@ -146,5 +166,7 @@ export function parseNet(input: unknown): Outcome<NetInput> {
   let type = field[1];
   if (elementOf) type = type.replace(/^\[\]\*?/, "").replace(/^\[\]/, "");
   if (elementOf && path === "ipam.ranges" && typeof keys[keys.length - 2] === "number") type = "allocator.Range";
-  return fail(`json: cannot unmarshal ${jsonKind(issue.input)} into Go struct field ${field[0]}.${path} of type ${type}`);
+  return fail(
+    `json: cannot unmarshal ${jsonKind(issue.input)} into Go struct field ${field[0]}.${path} of type ${type}`,
+  );
 }

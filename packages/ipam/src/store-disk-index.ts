@@ -20,7 +20,18 @@
  *   legacy ID-only files is never marked fresh, so those are always found by a scan.
  *   DEL and GC always read the reservation files themselves.
  */
-import { existsSync, mkdirSync, opendirSync, readFileSync, renameSync, rmdirSync, statSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  opendirSync,
+  readFileSync,
+  renameSync,
+  rmdirSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { type IP, formatIP, parseIP } from "@tscni/spec/ipnet";
 import { formatHolder } from "./store.ts";

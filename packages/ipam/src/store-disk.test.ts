@@ -77,7 +77,11 @@ describe("GC", () => {
   test("releases stale reservations, keeps valid ones per (cid, ifname), never touches lock or last_reserved_ip", async () => {
     const conf = loadIPAMConfig({ name: "net1", cniVersion: "1.1.0", ipam: { subnet: "198.18.0.0/24" } });
     if (!conf.ok) throw new Error(conf.error);
-    for (const [id, ifname] of [["keep", "eth0"], ["keep", "eth1"], ["gone", "eth0"]] as const) {
+    for (const [id, ifname] of [
+      ["keep", "eth0"],
+      ["keep", "eth1"],
+      ["gone", "eth0"],
+    ] as const) {
       expect((await allocate(conf.value, store, id, ifname)).ok).toBe(true);
     }
     await collectGarbage(store, [{ containerID: "keep", ifname: "eth0" }]);

@@ -13,7 +13,17 @@
  * reference writes it (`os.WriteFile`), and only read under the lock: a rename over it
  * would make ext4 flush the new file at once (auto_da_alloc), ~0.2 to 1 ms per ADD.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import type { Attachment } from "@tscni/spec";
 import { lockExclusive, unlockFd } from "@tscni/kernel/flock";
@@ -113,7 +123,8 @@ export class DiskStore implements Store {
       // Nothing but us changed the store since the index was complete, so it lists every
       // reservation of (id, ifname) and there are no legacy ones: release those and drop
       // their entry, instead of reading every reservation and rewriting every entry.
-      for (const ip of this.verified(id, ifname, this.index.read(id, ifname))) unlinkQuietly(join(this.dir, formatIP(ip)));
+      for (const ip of this.verified(id, ifname, this.index.read(id, ifname)))
+        unlinkQuietly(join(this.dir, formatIP(ip)));
       this.index.write(id, ifname, []);
       this.index.markFresh(this.dir);
       return;

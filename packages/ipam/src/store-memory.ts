@@ -4,7 +4,15 @@
  */
 import type { Attachment } from "@tscni/spec";
 import { type IP, formatIP } from "@tscni/spec/ipnet";
-import { type GcReport, type Holder, type Reservation, type Store, holderValidator, holdsExactly, holdsLegacy } from "./store.ts";
+import {
+  type GcReport,
+  type Holder,
+  type Reservation,
+  type Store,
+  holderValidator,
+  holdsExactly,
+  holdsLegacy,
+} from "./store.ts";
 
 /** A Store held in maps; `lock` serialises callers within the process. */
 export class MemoryStore implements Store {
@@ -57,7 +65,9 @@ export class MemoryStore implements Store {
   }
 
   async getByID(id: string, ifname: string): Promise<IP[]> {
-    return [...this.reservations.values()].filter((r) => holdsExactly(r.holder, id, ifname) || holdsLegacy(r.holder, id)).map((r) => r.ip);
+    return [...this.reservations.values()]
+      .filter((r) => holdsExactly(r.holder, id, ifname) || holdsLegacy(r.holder, id))
+      .map((r) => r.ip);
   }
 
   async findByID(id: string, ifname: string): Promise<boolean> {

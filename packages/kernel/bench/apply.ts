@@ -25,7 +25,10 @@ try {
   const del: KernelBatch = [{ op: "link.del", ns: C, name: "eth0" }];
   for (const mode of ["setns", "nsenter"] as const) {
     const k = createLinuxKernel({ host: host.path, netnsSwitch: mode });
-    await k.apply([{ op: "bridge.add", ns: HOST, name: "br0" }, { op: "link.set", ns: HOST, name: "br0", up: true }]);
+    await k.apply([
+      { op: "bridge.add", ns: HOST, name: "br0" },
+      { op: "link.set", ns: HOST, name: "br0", up: true },
+    ]);
     await k.apply(add);
     await k.apply(del);
     let tAdd = 0;
@@ -45,7 +48,9 @@ try {
     }
     await k.apply([{ op: "link.del", ns: HOST, name: "br0" }]);
     const ms = (t: number) => `${(t / n).toFixed(2)} ms`;
-    console.log(`${mode}: ADD batch (7 ops, 3 segments) ${ms(tAdd)}, links() ${ms(tRead)}, DEL batch (1 op) ${ms(tDel)}`);
+    console.log(
+      `${mode}: ADD batch (7 ops, 3 segments) ${ms(tAdd)}, links() ${ms(tRead)}, DEL batch (1 op) ${ms(tDel)}`,
+    );
   }
 } finally {
   deleteThrowawayNetns(host);

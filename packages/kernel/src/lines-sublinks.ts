@@ -15,7 +15,10 @@ function tok(value: string | number): string {
   return s;
 }
 
-function common(op: { name: string; mtu?: number | undefined; mac?: string | undefined; ns: Netns; into?: Netns | undefined }, hostRef: string): string[] {
+function common(
+  op: { name: string; mtu?: number | undefined; mac?: string | undefined; ns: Netns; into?: Netns | undefined },
+  hostRef: string,
+): string[] {
   const w: string[] = [];
   if (op.mtu !== undefined) w.push("mtu", tok(op.mtu));
   if (op.mac !== undefined) w.push("address", tok(op.mac));
@@ -25,14 +28,30 @@ function common(op: { name: string; mtu?: number | undefined; mac?: string | und
 
 /** `link add NAME link PARENT [mtu M] [address A] [netns NS] type macvlan mode MODE [bcqueuelen N]`. */
 export function macvlanLine(op: MacvlanAdd, hostRef: string): string {
-  const w = ["link add", tok(op.name), "link", tok(op.parent), ...common(op, hostRef), "type macvlan mode", tok(op.mode)];
+  const w = [
+    "link add",
+    tok(op.name),
+    "link",
+    tok(op.parent),
+    ...common(op, hostRef),
+    "type macvlan mode",
+    tok(op.mode),
+  ];
   if (op.bcqueuelen !== undefined) w.push("bcqueuelen", tok(op.bcqueuelen));
   return w.join(" ");
 }
 
 /** `link add NAME link PARENT [mtu M] [netns NS] type ipvlan mode MODE [FLAG]`. */
 export function ipvlanLine(op: IpvlanAdd, hostRef: string): string {
-  const w = ["link add", tok(op.name), "link", tok(op.parent), ...common(op, hostRef), "type ipvlan mode", tok(op.mode)];
+  const w = [
+    "link add",
+    tok(op.name),
+    "link",
+    tok(op.parent),
+    ...common(op, hostRef),
+    "type ipvlan mode",
+    tok(op.mode),
+  ];
   if (op.flag !== undefined) w.push(tok(op.flag));
   return w.join(" ");
 }
@@ -44,5 +63,7 @@ export function dummyLine(op: DummyAdd): string {
 
 /** A vlan with an MTU or a target namespace: `link add NAME link PARENT [mtu M] [netns NS] type vlan id N`. */
 export function vlanLine(op: VlanAdd, hostRef: string): string {
-  return ["link add", tok(op.name), "link", tok(op.parent), ...common(op, hostRef), "type vlan id", tok(op.id)].join(" ");
+  return ["link add", tok(op.name), "link", tok(op.parent), ...common(op, hostRef), "type vlan id", tok(op.id)].join(
+    " ",
+  );
 }

@@ -7,7 +7,15 @@ import { ETH_P_ALL, TC_H_INGRESS, TC_H_ROOT } from "./ops-tc.ts";
 import { renderBatch } from "./render.ts";
 import { parseKernelBatch } from "./schema.ts";
 
-const tbf: KernelOp = { op: "qdisc.add", ns: HOST, dev: "veth1", kind: "tbf", handle: 0x10000, parent: TC_H_ROOT, tbf: { rate: 1_000_000, limit: 35_000, buffer: 156_250 } };
+const tbf: KernelOp = {
+  op: "qdisc.add",
+  ns: HOST,
+  dev: "veth1",
+  kind: "tbf",
+  handle: 0x10000,
+  parent: TC_H_ROOT,
+  tbf: { rate: 1_000_000, limit: 35_000, buffer: 156_250 },
+};
 const filter: KernelOp = {
   op: "filter.add",
   ns: HOST,
@@ -25,17 +33,34 @@ const filter: KernelOp = {
 
 describe("traffic-control lines", () => {
   test("handles print as tc prints them", () => {
-    expect([handleText(0x10000), handleText(0xffff0000), handleText(0x10001), handleText(0)]).toEqual(["1:", "ffff:", "1:1", "0:"]);
+    expect([handleText(0x10000), handleText(0xffff0000), handleText(0x10001), handleText(0)]).toEqual([
+      "1:",
+      "ffff:",
+      "1:1",
+      "0:",
+    ]);
   });
 
   test("a tbf is a tc line with the rate in bits and the burst its buffer amounts to", () => {
-    expect(renderOp(tbf, "/proc/1/ns/net")).toEqual({ tool: "tc", line: "qdisc add dev veth1 root handle 1: tbf rate 8000000bit burst 10000 limit 35000" });
+    expect(renderOp(tbf, "/proc/1/ns/net")).toEqual({
+      tool: "tc",
+      line: "qdisc add dev veth1 root handle 1: tbf rate 8000000bit burst 10000 limit 35000",
+    });
   });
 
   test("the ingress qdisc, its deletion and the root's deletion are tc lines", () => {
-    expect(renderOp({ op: "qdisc.add", ns: HOST, dev: "veth1", kind: "ingress", handle: 0xffff0000, parent: TC_H_INGRESS }, "").line).toBe("qdisc add dev veth1 handle ffff: ingress");
-    expect(renderOp({ op: "qdisc.del", ns: HOST, dev: "veth1", parent: TC_H_INGRESS }, "").line).toBe("qdisc del dev veth1 ingress");
-    expect(renderOp({ op: "qdisc.del", ns: HOST, dev: "veth1", parent: TC_H_ROOT }, "").line).toBe("qdisc del dev veth1 root");
+    expect(
+      renderOp(
+        { op: "qdisc.add", ns: HOST, dev: "veth1", kind: "ingress", handle: 0xffff0000, parent: TC_H_INGRESS },
+        "",
+      ).line,
+    ).toBe("qdisc add dev veth1 handle ffff: ingress");
+    expect(renderOp({ op: "qdisc.del", ns: HOST, dev: "veth1", parent: TC_H_INGRESS }, "").line).toBe(
+      "qdisc del dev veth1 ingress",
+    );
+    expect(renderOp({ op: "qdisc.del", ns: HOST, dev: "veth1", parent: TC_H_ROOT }, "").line).toBe(
+      "qdisc del dev veth1 root",
+    );
   });
 
   test("the filter redirects with tc's mirred syntax, which has no verdict for a redirect", () => {
@@ -45,7 +70,10 @@ describe("traffic-control lines", () => {
   });
 
   test("an ifb is an ip line, created up", () => {
-    expect(renderOp({ op: "ifb.add", ns: HOST, name: "bwp0", mtu: 1400, txqlen: 0, up: true }, "")).toEqual({ tool: "ip", line: "link add bwp0 mtu 1400 txqueuelen 0 up type ifb" });
+    expect(renderOp({ op: "ifb.add", ns: HOST, name: "bwp0", mtu: 1400, txqlen: 0, up: true }, "")).toEqual({
+      tool: "ip",
+      line: "link add bwp0 mtu 1400 txqueuelen 0 up type ifb",
+    });
   });
 
   test("a device name that would break the batch line is refused", () => {
@@ -62,14 +90,30 @@ describe("traffic-control lines", () => {
 
 describe("traffic-control op schemas", () => {
   test("accept the ops the bandwidth plugin plans", () => {
-    expect(parseKernelBatch([tbf, filter, { op: "ifb.add", ns: HOST, name: "bwp0", mtu: 1400, txqlen: 0, up: true }, { op: "qdisc.del", ns: HOST, dev: "veth1", parent: TC_H_ROOT }])).toEqual({
+    expect(
+      parseKernelBatch([
+        tbf,
+        filter,
+        { op: "ifb.add", ns: HOST, name: "bwp0", mtu: 1400, txqlen: 0, up: true },
+        { op: "qdisc.del", ns: HOST, dev: "veth1", parent: TC_H_ROOT },
+      ]),
+    ).toEqual({
       ok: true,
-      batch: [tbf, filter, { op: "ifb.add", ns: HOST, name: "bwp0", mtu: 1400, txqlen: 0, up: true }, { op: "qdisc.del", ns: HOST, dev: "veth1", parent: TC_H_ROOT }],
+      batch: [
+        tbf,
+        filter,
+        { op: "ifb.add", ns: HOST, name: "bwp0", mtu: 1400, txqlen: 0, up: true },
+        { op: "qdisc.del", ns: HOST, dev: "veth1", parent: TC_H_ROOT },
+      ],
     });
   });
 
   test("refuse an unknown qdisc kind, a bad handle and an unsafe device name, with paths", () => {
-    const r = parseKernelBatch([{ ...tbf, kind: "htb" }, { ...tbf, handle: -1 }, { ...filter, dev: "#x" }]);
+    const r = parseKernelBatch([
+      { ...tbf, kind: "htb" },
+      { ...tbf, handle: -1 },
+      { ...filter, dev: "#x" },
+    ]);
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.issues.map((i) => i.split(":")[0])).toEqual(["0.kind", "1.handle", "2.dev"]);
   });

@@ -41,12 +41,35 @@ function qdiscAdd(op: QdiscAdd): string {
   const p = op.tbf ?? { rate: 0, limit: 0, buffer: 0 };
   // tc takes the burst in bytes and derives the buffer (ticks) from it and the rate.
   const burst = p.rate === 0 ? 0 : Math.round(((p.buffer / TICKS_PER_USEC) * p.rate) / 1e6);
-  return [...w, ...parentWords(op.parent), "handle", handleText(op.handle), "tbf rate", `${tok(p.rate * 8)}bit`, "burst", tok(burst), "limit", tok(p.limit)].join(" ");
+  return [
+    ...w,
+    ...parentWords(op.parent),
+    "handle",
+    handleText(op.handle),
+    "tbf rate",
+    `${tok(p.rate * 8)}bit`,
+    "burst",
+    tok(burst),
+    "limit",
+    tok(p.limit),
+  ].join(" ");
 }
 
 function filterAdd(op: FilterAdd): string {
   const proto = op.protocol === ETH_P_ALL ? "all" : `0x${op.protocol.toString(16).padStart(4, "0")}`;
-  const w = ["filter add dev", tok(op.dev), "parent", handleText(op.parent), "protocol", proto, "prio", tok(op.priority), op.kind, "match u32 0 0 flowid", handleText(op.classId)];
+  const w = [
+    "filter add dev",
+    tok(op.dev),
+    "parent",
+    handleText(op.parent),
+    "protocol",
+    proto,
+    "prio",
+    tok(op.priority),
+    op.kind,
+    "match u32 0 0 flowid",
+    handleText(op.classId),
+  ];
   // tc gives a redirect no verdict but `stolen` (m_mirred parses a control word only after
   // `mirror`; a `pass` would start a gact action). The reference's second action, `pass`,
   // never runs after a stolen one, so the printed filter redirects the same packets.

@@ -59,7 +59,16 @@ function linkAttrs(a: { mtu?: number | undefined; mac?: string | undefined }): s
 }
 
 function routeLine(op: RouteOp): string {
-  const w = [op.op === "route.del" ? "route del" : op.prepend === true ? "route prepend" : op.replace === true ? "route replace" : "route add", tok(op.dst)];
+  const w = [
+    op.op === "route.del"
+      ? "route del"
+      : op.prepend === true
+        ? "route prepend"
+        : op.replace === true
+          ? "route replace"
+          : "route add",
+    tok(op.dst),
+  ];
   if (op.gw !== undefined) w.push("via", tok(op.gw));
   if (op.dev !== undefined) w.push("dev", tok(op.dev));
   if (op.src !== undefined) w.push("src", tok(op.src));
@@ -81,7 +90,14 @@ function routeLine(op: RouteOp): string {
 export function renderOp(op: KernelOp, hostRef: string): OpLine {
   switch (op.op) {
     case "veth.add": {
-      const w = ["link add", tok(op.name), ...linkAttrs(op), "type veth peer name", tok(op.peer.name), ...linkAttrs(op.peer)];
+      const w = [
+        "link add",
+        tok(op.name),
+        ...linkAttrs(op),
+        "type veth peer name",
+        tok(op.peer.name),
+        ...linkAttrs(op.peer),
+      ];
       const to = nsArg(op.ns, op.peer.ns, hostRef);
       if (to !== undefined) w.push("netns", to);
       return { tool: "ip", line: w.join(" ") };

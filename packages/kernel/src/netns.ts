@@ -50,7 +50,8 @@ export function within<T>(c: Libc, ns: string | undefined, work: () => T): T {
     return work();
   } finally {
     // Failing to come back would leave this process in a container's namespace.
-    if (c.setns(back, CLONE_NEWNET) !== 0) throw new Error(`setns back to the host namespace failed: errno ${c.errno()}`);
+    if (c.setns(back, CLONE_NEWNET) !== 0)
+      throw new Error(`setns back to the host namespace failed: errno ${c.errno()}`);
   }
 }
 

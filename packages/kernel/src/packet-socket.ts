@@ -108,7 +108,15 @@ export function buildDhcpDatagram(payload: Uint8Array, src: string): Uint8Array 
   v.setUint16(24, 8 + payload.length);
   out.set(payload, 28);
   // UDP checksum over the pseudo-header (RFC 768); 0 would mean "none" and is sent as 0xffff.
-  const pseudo = 17 + 8 + payload.length + ((s[0] as number) << 8) + (s[1] as number) + ((s[2] as number) << 8) + (s[3] as number) + 0xffff * 2;
+  const pseudo =
+    17 +
+    8 +
+    payload.length +
+    ((s[0] as number) << 8) +
+    (s[1] as number) +
+    ((s[2] as number) << 8) +
+    (s[3] as number) +
+    0xffff * 2;
   const c = checksum(out.subarray(20), pseudo);
   v.setUint16(26, c === 0 ? 0xffff : c);
   return out;
@@ -125,7 +133,11 @@ export function dhcpPayload(d: Uint8Array): Uint8Array | undefined {
 }
 
 /** Opens the DHCP socket on `ifName` inside the namespace at `netns` (setting the link up first when `up`); KernelError when either is missing. */
-export async function openPacketSocket(netns: string, ifName: string, opts: { up?: boolean } = {}): Promise<PacketSocket> {
+export async function openPacketSocket(
+  netns: string,
+  ifName: string,
+  opts: { up?: boolean } = {},
+): Promise<PacketSocket> {
   const c = await libc();
   const x = await loadExtra();
   const fd = within(c, netns, () => c.socket(AF_PACKET, SOCK_DGRAM_NB_CLOEXEC, ETH_P_IP_BE));
@@ -133,7 +145,10 @@ export async function openPacketSocket(netns: string, ifName: string, opts: { up
   const fail = (what: string): never => {
     const errno = c.errno();
     c.close(fd);
-    throw new KernelError(errno === 19 ? "not-found" : "other", errno === 19 ? `error looking up "${ifName}": Link not found` : `${what}: errno ${errno}`);
+    throw new KernelError(
+      errno === 19 ? "not-found" : "other",
+      errno === 19 ? `error looking up "${ifName}": Link not found` : `${what}: errno ${errno}`,
+    );
   };
   const req = ifreq(ifName);
   if (x.ioctl(fd, SIOCGIFINDEX, req) !== 0) fail("SIOCGIFINDEX");
@@ -184,7 +199,8 @@ export async function openPacketSocket(netns: string, ifName: string, opts: { up
     hwaddr,
     sendUdp(payload, src) {
       const d = buildDhcpDatagram(payload, src);
-      if (x.sendto(fd, d, d.length, 0, dest, dest.length) < 0) throw new KernelError("other", `sendto: errno ${c.errno()}`);
+      if (x.sendto(fd, d, d.length, 0, dest, dest.length) < 0)
+        throw new KernelError("other", `sendto: errno ${c.errno()}`);
     },
     recvUdp() {
       for (;;) {

@@ -63,5 +63,10 @@ export function ruleLine(op: RuleOp, tok: (v: string | number) => string): strin
 /** True when a read rule is one of the kernel's own (`local`, `main`, `default` at their usual preferences). */
 export function isDefaultRule(r: RuleInfo): boolean {
   const plain = r.from === undefined && r.to === undefined && r.iif === undefined && r.oif === undefined;
-  return plain && ((r.priority === 0 && r.table === 255) || (r.priority === 32766 && r.table === 254) || (r.priority === 32767 && r.table === 253));
+  return (
+    plain &&
+    ((r.priority === 0 && r.table === 255) ||
+      (r.priority === 32766 && r.table === 254) ||
+      (r.priority === 32767 && r.table === 253))
+  );
 }

@@ -6,12 +6,21 @@ import * as v from "valibot";
 // Function declarations only: schema.ts imports this module, so nothing here may read its constants at load time.
 import { isCidr, isInterfaceName } from "./schema.ts";
 
-const ifname = v.pipe(v.string(), v.check((s) => isInterfaceName(s), "invalid interface name"));
+const ifname = v.pipe(
+  v.string(),
+  v.check((s) => isInterfaceName(s), "invalid interface name"),
+);
 const netns = v.pipe(
   v.string(),
-  v.check((s) => s === "host" || (s.startsWith("/") && !/[\s"'\\]/.test(s)), 'netns must be "host" or an absolute path'),
+  v.check(
+    (s) => s === "host" || (s.startsWith("/") && !/[\s"'\\]/.test(s)),
+    'netns must be "host" or an absolute path',
+  ),
 );
-const cidr = v.pipe(v.string(), v.check((s) => isCidr(s), "invalid CIDR"));
+const cidr = v.pipe(
+  v.string(),
+  v.check((s) => isCidr(s), "invalid CIDR"),
+);
 const u32 = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(4294967295));
 /** Table 0 is "unspecified"; a VRF needs a real one. */
 const table = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(4294967295));

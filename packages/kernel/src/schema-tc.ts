@@ -11,7 +11,10 @@ const ifname = v.pipe(
 );
 const netns = v.pipe(
   v.string(),
-  v.check((s) => s === "host" || (s.startsWith("/") && !/[\s"'\\]/.test(s)), 'netns must be "host" or an absolute path'),
+  v.check(
+    (s) => s === "host" || (s.startsWith("/") && !/[\s"'\\]/.test(s)),
+    'netns must be "host" or an absolute path',
+  ),
 );
 const u32 = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(4294967295));
 const u16 = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(65535));
@@ -34,7 +37,13 @@ export const QdiscAddSchema = v.strictObject({
   kind: v.picklist(["tbf", "ingress"]),
   handle: u32,
   parent: u32,
-  tbf: v.optional(v.strictObject({ rate: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(Number.MAX_SAFE_INTEGER)), limit: u32, buffer: u32 })),
+  tbf: v.optional(
+    v.strictObject({
+      rate: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(Number.MAX_SAFE_INTEGER)),
+      limit: u32,
+      buffer: u32,
+    }),
+  ),
 });
 
 /** `qdisc.del`. */
@@ -50,5 +59,12 @@ export const FilterAddSchema = v.strictObject({
   protocol: u16,
   kind: v.literal("u32"),
   classId: u32,
-  actions: v.array(v.strictObject({ kind: v.literal("mirred"), action: v.literal("egress-redirect"), dev: ifname, verdict: v.picklist(["stolen", "pass"]) })),
+  actions: v.array(
+    v.strictObject({
+      kind: v.literal("mirred"),
+      action: v.literal("egress-redirect"),
+      dev: ifname,
+      verdict: v.picklist(["stolen", "pass"]),
+    }),
+  ),
 });

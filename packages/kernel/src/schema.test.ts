@@ -6,7 +6,13 @@ import { renderOp } from "./lines.ts";
 describe("parseKernelBatch", () => {
   test("accepts every op kind the port declares", () => {
     const batch = [
-      { op: "veth.add", ns: "/proc/1/ns/net", name: "eth0", mtu: 1500, peer: { name: "veth1", ns: "host", mac: "02:00:00:00:00:01" } },
+      {
+        op: "veth.add",
+        ns: "/proc/1/ns/net",
+        name: "eth0",
+        mtu: 1500,
+        peer: { name: "veth1", ns: "host", mac: "02:00:00:00:00:01" },
+      },
       { op: "bridge.add", ns: "host", name: "cni0", vlanFiltering: true, defaultPvid: 0 },
       { op: "vlan.add", ns: "host", name: "cni0.5", parent: "cni0", id: 5 },
       { op: "link.set", ns: "host", name: "veth1", up: true, master: null },
@@ -24,7 +30,10 @@ describe("parseKernelBatch", () => {
   });
 
   test("reports each issue with its path", () => {
-    const r = parseKernelBatch([{ op: "addr.add", ns: "relative", dev: "eth0", cidr: "198.18.0.5" }, { op: "link.del", ns: "host", name: "x", extra: 1 }]);
+    const r = parseKernelBatch([
+      { op: "addr.add", ns: "relative", dev: "eth0", cidr: "198.18.0.5" },
+      { op: "link.del", ns: "host", name: "x", extra: 1 },
+    ]);
     expect(r.ok).toBe(false);
     if (!r.ok) {
       expect(r.issues).toContain('0.ns: netns must be "host" or an absolute path');
@@ -36,8 +45,10 @@ describe("parseKernelBatch", () => {
 
 describe("names and CIDRs", () => {
   test("interface names follow the kernel's rules and stay batch-safe", () => {
-    for (const ok of ["eth0", "cni0.100", "veth1234abcd567", "a-b_c@d"]) expect([ok, isInterfaceName(ok)]).toEqual([ok, true]);
-    for (const bad of ["", ".", "..", "a/b", "a:b", "a b", "#x", "sixteen-chars-xx", 'q"']) expect([bad, isInterfaceName(bad)]).toEqual([bad, false]);
+    for (const ok of ["eth0", "cni0.100", "veth1234abcd567", "a-b_c@d"])
+      expect([ok, isInterfaceName(ok)]).toEqual([ok, true]);
+    for (const bad of ["", ".", "..", "a/b", "a:b", "a b", "#x", "sixteen-chars-xx", 'q"'])
+      expect([bad, isInterfaceName(bad)]).toEqual([bad, false]);
   });
 
   test("a valid interface name always renders as one batch token", () => {
@@ -50,6 +61,12 @@ describe("names and CIDRs", () => {
 
   test("CIDRs need an address and a prefix length within the family", () => {
     expect([isCidr("198.18.0.5/24"), isCidr("2001:db8::1/128"), isCidr("0.0.0.0/0")]).toEqual([true, true, true]);
-    expect([isCidr("198.18.0.5"), isCidr("198.18.0.5/33"), isCidr("2001:db8::1/129"), isCidr("x/1"), isCidr("1.2.3.4/8/9")]).toEqual([false, false, false, false, false]);
+    expect([
+      isCidr("198.18.0.5"),
+      isCidr("198.18.0.5/33"),
+      isCidr("2001:db8::1/129"),
+      isCidr("x/1"),
+      isCidr("1.2.3.4/8/9"),
+    ]).toEqual([false, false, false, false, false]);
   });
 });

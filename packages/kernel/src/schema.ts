@@ -41,9 +41,15 @@ export function isCidr(cidr: string): boolean {
 const ifname = v.pipe(v.string(), v.check(isInterfaceName, "invalid interface name"));
 const netns = v.pipe(
   v.string(),
-  v.check((s) => s === "host" || (s.startsWith("/") && !BATCH_UNSAFE.test(s)), 'netns must be "host" or an absolute path'),
+  v.check(
+    (s) => s === "host" || (s.startsWith("/") && !BATCH_UNSAFE.test(s)),
+    'netns must be "host" or an absolute path',
+  ),
 );
-const ip = v.pipe(v.string(), v.check((s) => textFamily(s) !== 0, "invalid IP address"));
+const ip = v.pipe(
+  v.string(),
+  v.check((s) => textFamily(s) !== 0, "invalid IP address"),
+);
 const cidr = v.pipe(v.string(), v.check(isCidr, "invalid CIDR"));
 const mac = v.pipe(v.string(), v.regex(/^[0-9a-fA-F]{2}(:[0-9a-fA-F]{2}){5}$/, "invalid MAC address"));
 const mtu = v.pipe(v.number(), v.integer(), v.minValue(68), v.maxValue(65535));
@@ -67,7 +73,15 @@ const BridgeAddSchema = v.strictObject({
   vlanFiltering: v.optional(v.boolean()),
   defaultPvid: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(4094))),
 });
-const VlanAddSchema = v.strictObject({ op: v.literal("vlan.add"), ns: netns, name: ifname, parent: ifname, id: vid, mtu: v.optional(mtu), into: v.optional(netns) });
+const VlanAddSchema = v.strictObject({
+  op: v.literal("vlan.add"),
+  ns: netns,
+  name: ifname,
+  parent: ifname,
+  id: vid,
+  mtu: v.optional(mtu),
+  into: v.optional(netns),
+});
 const MacvlanAddSchema = v.strictObject({
   op: v.literal("macvlan.add"),
   ns: netns,
@@ -89,7 +103,13 @@ const IpvlanAddSchema = v.strictObject({
   mtu: v.optional(mtu),
   into: v.optional(netns),
 });
-const DummyAddSchema = v.strictObject({ op: v.literal("dummy.add"), ns: netns, name: ifname, mtu: v.optional(mtu), mac: v.optional(mac) });
+const DummyAddSchema = v.strictObject({
+  op: v.literal("dummy.add"),
+  ns: netns,
+  name: ifname,
+  mtu: v.optional(mtu),
+  mac: v.optional(mac),
+});
 const TapAddSchema = v.strictObject({
   op: v.literal("tap.add"),
   ns: netns,

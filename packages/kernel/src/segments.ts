@@ -23,7 +23,8 @@ export function resolveHost(batch: KernelBatch, host: Netns): KernelOp[] {
   return batch.map((op): KernelOp => {
     if (op.op === "veth.add") return { ...op, ns: r(op.ns), peer: { ...op.peer, ns: r(op.peer.ns) } };
     if (op.op === "link.move") return { ...op, ns: r(op.ns), to: r(op.to) };
-    if ((op.op === "macvlan.add" || op.op === "ipvlan.add" || op.op === "vlan.add") && op.into !== undefined) return { ...op, ns: r(op.ns), into: r(op.into) };
+    if ((op.op === "macvlan.add" || op.op === "ipvlan.add" || op.op === "vlan.add") && op.into !== undefined)
+      return { ...op, ns: r(op.ns), into: r(op.into) };
     return { ...op, ns: r(op.ns) };
   });
 }

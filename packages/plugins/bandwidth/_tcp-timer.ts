@@ -40,7 +40,11 @@ if (mode === "recv") {
     }
     s.end();
   };
-  await Bun.connect({ hostname: host ?? "", port, socket: { open: pump, drain: pump, close: () => process.exit(0), data() {} } });
+  await Bun.connect({
+    hostname: host ?? "",
+    port,
+    socket: { open: pump, drain: pump, close: () => process.exit(0), data() {} },
+  });
 } else {
   console.error("usage: _tcp-timer.ts recv|send ADDR PORT [BYTES]");
   process.exit(2);

@@ -29,11 +29,17 @@ function sh(ns: string, argv: string[]): string {
 /** Sends `bytes` over TCP from namespace `from` to `to` (listening on `addr`) and returns the receiver's bytes and milliseconds. */
 async function transfer(from: string, to: string, addr: string, bytes: number): Promise<{ bytes: number; ms: number }> {
   const port = 20000 + Math.floor(Math.random() * 20000);
-  const recv = Bun.spawn(["ip", "netns", "exec", to, process.execPath, TIMER, "recv", addr, String(port)], { stdout: "pipe", stderr: "inherit" });
+  const recv = Bun.spawn(["ip", "netns", "exec", to, process.execPath, TIMER, "recv", addr, String(port)], {
+    stdout: "pipe",
+    stderr: "inherit",
+  });
   const reader = recv.stdout.getReader();
   const first = new TextDecoder().decode((await reader.read()).value);
   expect(first).toContain("listening");
-  const send = Bun.spawn(["ip", "netns", "exec", from, process.execPath, TIMER, "send", addr, String(port), String(bytes)], { stderr: "inherit" });
+  const send = Bun.spawn(
+    ["ip", "netns", "exec", from, process.execPath, TIMER, "send", addr, String(port), String(bytes)],
+    { stderr: "inherit" },
+  );
   const timer = setTimeout(() => {
     send.kill();
     recv.kill();
@@ -65,9 +71,22 @@ describe.skipIf(skip)("bandwidth on the real kernel", () => {
     sh(ctr.name, ["ip", "addr", "add", "198.18.80.2/24", "dev", "eth0"]);
     sh(ctr.name, ["ip", "link", "set", "eth0", "up"]);
     args = (command, extra = limits) => {
-      const prevResult = { cniVersion: "1.0.0", interfaces: [{ name: "tscnibw0" }, { name: "eth0", sandbox: ctr.path }], ips: [{ address: "198.18.80.2/24", interface: 1 }] };
+      const prevResult = {
+        cniVersion: "1.0.0",
+        interfaces: [{ name: "tscnibw0" }, { name: "eth0", sandbox: ctr.path }],
+        ips: [{ address: "198.18.80.2/24", interface: 1 }],
+      };
       const config = { cniVersion: "1.0.0", name: "bwreal", type: "bandwidth", prevResult, ...extra };
-      return { command, containerID: "ctr-real", netns: ctr.path, ifName: "eth0", args: "", path: "", stdinData: new Uint8Array(), config };
+      return {
+        command,
+        containerID: "ctr-real",
+        netns: ctr.path,
+        ifName: "eth0",
+        args: "",
+        path: "",
+        stdinData: new Uint8Array(),
+        config,
+      };
     };
   });
   afterAll(() => {
@@ -105,9 +124,22 @@ describe.skipIf(skip)("bandwidth on the real kernel", () => {
     expect(q?.tbf).toEqual({ rate: 1_000_000, limit: 35_000, buffer: 156_250 });
     await kernel.apply([
       { op: "qdisc.del", ns: HOST, dev: ifb, parent: TC_H_ROOT },
-      { op: "qdisc.add", ns: HOST, dev: ifb, kind: "tbf", handle: 0x10000, parent: TC_H_ROOT, tbf: { rate: 1_000_000, limit: 35_001, buffer: 156_250 } },
+      {
+        op: "qdisc.add",
+        ns: HOST,
+        dev: ifb,
+        kind: "tbf",
+        handle: 0x10000,
+        parent: TC_H_ROOT,
+        tbf: { rate: 1_000_000, limit: 35_001, buffer: 156_250 },
+      },
     ]);
-    expect(await h.check!(args("CHECK")).then(() => "passed", (e: Error) => e.message)).toBe("Limit doesn't match");
+    expect(
+      await h.check!(args("CHECK")).then(
+        () => "passed",
+        (e: Error) => e.message,
+      ),
+    ).toBe("Limit doesn't match");
     await h.del!(args("DEL"));
     expect(await kernel.link(HOST, ifb)).toBeUndefined();
     await h.del!(args("DEL"));

@@ -46,7 +46,12 @@ const Schema = v.looseObject(
     name: goString,
     type: goString,
     prevResult: v.nullish(goObject({}, "map[string]interface {}")),
-    runtimeConfig: v.nullish(goObject({ bandwidth: v.nullish(goObject(entrySchema, "main.BandwidthEntry")) }, 'struct { Bandwidth *main.BandwidthEntry "json:\\"bandwidth,omitempty\\"" }')),
+    runtimeConfig: v.nullish(
+      goObject(
+        { bandwidth: v.nullish(goObject(entrySchema, "main.BandwidthEntry")) },
+        'struct { Bandwidth *main.BandwidthEntry "json:\\"bandwidth,omitempty\\"" }',
+      ),
+    ),
     ...entrySchema,
   },
   "main.PluginConf",
@@ -59,7 +64,8 @@ function isObject(x: unknown): x is Record<string, unknown> {
 /** Go's decoder matches keys case-insensitively (an exact match first, a later key wins): fold them to the field names. */
 function fold(o: Record<string, unknown>, names: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, val] of Object.entries(o)) out[names.find((n) => n === k) ?? names.find((n) => n.toLowerCase() === k.toLowerCase()) ?? k] = val;
+  for (const [k, val] of Object.entries(o))
+    out[names.find((n) => n === k) ?? names.find((n) => n.toLowerCase() === k.toLowerCase()) ?? k] = val;
   return out;
 }
 
@@ -89,7 +95,9 @@ function unmarshalError(issue: v.BaseIssue<unknown>): Error {
   // Go names the struct being decoded: the conf for its own (and promoted) fields, else the innermost.
   const struct = keys.length <= 1 ? "PluginConf" : keys.length === 3 ? "BandwidthEntry" : "";
   const field = keys.length === 0 ? "" : ` into Go struct field ${struct}.${keys.join(".")}`;
-  return invalidConfig(`failed to parse network configuration: json: cannot unmarshal ${jsonKind(issue.input, issue.message)}${field} of type ${issue.message}`);
+  return invalidConfig(
+    `failed to parse network configuration: json: cannot unmarshal ${jsonKind(issue.input, issue.message)}${field} of type ${issue.message}`,
+  );
 }
 
 /** The reference's validateRateAndBurst: both or neither, and a burst under 4 GB (in bytes). */
@@ -121,11 +129,20 @@ export function parseBandwidthConfig(config: unknown): BandwidthConfig {
   // makes it non-nil, and then the capability is not looked at (getBandwidth).
   const topLevel = isObject(folded) && FIELDS.some((f) => Object.hasOwn(folded, f));
   const capability = c.runtimeConfig?.bandwidth;
-  const bandwidth = topLevel ? entry(c) : capability === undefined || capability === null ? undefined : entry(capability);
+  const bandwidth = topLevel
+    ? entry(c)
+    : capability === undefined || capability === null
+      ? undefined
+      : entry(capability);
   if (bandwidth !== undefined) {
     validateRateAndBurst(bandwidth.ingressRate, bandwidth.ingressBurst);
     validateRateAndBurst(bandwidth.egressRate, bandwidth.egressBurst);
   }
   const cniVersion = c.cniVersion ?? "";
-  return { cniVersion, name: c.name ?? "", bandwidth, prevResult: parsePrevResult({ cniVersion, prevResult: c.prevResult }) };
+  return {
+    cniVersion,
+    name: c.name ?? "",
+    bandwidth,
+    prevResult: parsePrevResult({ cniVersion, prevResult: c.prevResult }),
+  };
 }

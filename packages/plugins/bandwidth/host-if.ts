@@ -14,8 +14,14 @@ export function netnsOpenError(netns: string): Error {
 /** The veth peer index of `ifName` in `netns`, or the reference's reason there is none. */
 async function peerIndex(kernel: Kernel, netns: string, ifName: string): Promise<number> {
   const link = await kernel.link(netns, ifName);
-  const why = link === undefined ? `could not look up "${ifName}": Link not found` : link.kind !== "veth" ? `interface "${ifName}" was not a veth interface` : undefined;
-  if (why !== undefined || link?.peerIndex === undefined || link.peerIndex <= 0) throw new Error(`container interface ${ifName} has no veth peer: ${why ?? "<nil>"}`);
+  const why =
+    link === undefined
+      ? `could not look up "${ifName}": Link not found`
+      : link.kind !== "veth"
+        ? `interface "${ifName}" was not a veth interface`
+        : undefined;
+  if (why !== undefined || link?.peerIndex === undefined || link.peerIndex <= 0)
+    throw new Error(`container interface ${ifName} has no veth peer: ${why ?? "<nil>"}`);
   return link.peerIndex;
 }
 
@@ -26,6 +32,7 @@ export async function hostInterface(kernel: Kernel, prev: Result100, netns: stri
   const index = await peerIndex(kernel, netns, ifName);
   const link = (await kernel.links(HOST)).find((l) => l.index === index);
   if (link === undefined) throw new Error(`veth peer with index ${index} is not in host ns`);
-  if (!interfaces.some((i) => (i.sandbox ?? "") === "" && i.name === link.name)) throw new Error("no veth peer of container interface found in host ns");
+  if (!interfaces.some((i) => (i.sandbox ?? "") === "" && i.name === link.name))
+    throw new Error("no veth peer of container interface found in host ns");
   return link;
 }

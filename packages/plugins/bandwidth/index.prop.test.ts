@@ -29,7 +29,10 @@ const setup = fc.record({
 });
 
 const ipamFor = (id: number) => (): Ipam => ({
-  add: async (): Promise<Result100> => ({ cniVersion: "1.1.0", ips: [{ address: `198.18.70.${10 + id}/24`, gateway: "198.18.70.1" }] }),
+  add: async (): Promise<Result100> => ({
+    cniVersion: "1.1.0",
+    ips: [{ address: `198.18.70.${10 + id}/24`, gateway: "198.18.70.1" }],
+  }),
   check: async () => {},
   del: async () => {},
   status: async () => {},
@@ -42,7 +45,16 @@ function counting(): (n: number) => Uint8Array {
 }
 
 function args(id: number, command: string, config: CmdArgs["config"]): CmdArgs {
-  return { command, containerID: `c${id}`, netns: `/var/run/netns/bwp${id}`, ifName: "eth0", args: "", path: "/opt/cni/bin", stdinData: new Uint8Array(), config };
+  return {
+    command,
+    containerID: `c${id}`,
+    netns: `/var/run/netns/bwp${id}`,
+    ifName: "eth0",
+    args: "",
+    path: "/opt/cni/bin",
+    stdinData: new Uint8Array(),
+    config,
+  };
 }
 
 describe("bridge + bandwidth on the fake kernel", () => {
@@ -67,15 +79,34 @@ describe("bridge + bandwidth on the fake kernel", () => {
         const h = bandwidthDefinition(k).handlers;
         const results = new Map<number, Result100>();
         for (const id of ids) {
-          const ports: PluginPorts = { kernel: k, firewall: new FakeFirewall(), ipam: ipamFor(id), random: counting(), sleep: async () => {}, warn: () => {} };
+          const ports: PluginPorts = {
+            kernel: k,
+            firewall: new FakeFirewall(),
+            ipam: ipamFor(id),
+            random: counting(),
+            sleep: async () => {},
+            warn: () => {},
+          };
           const bridge = bridgeHandlers(ports);
-          const bridgeConf = { cniVersion: "1.0.0", name: "bwnet", type: "bridge", bridge: "cni-bw0", isGateway: true, ipam: { type: "memory" } };
+          const bridgeConf = {
+            cniVersion: "1.0.0",
+            name: "bwnet",
+            type: "bridge",
+            bridge: "cni-bw0",
+            isGateway: true,
+            ipam: { type: "memory" },
+          };
           const prev = (await bridge.add!(args(id, "ADD", bridgeConf))) as Result100;
           results.set(id, (await h.add!(args(id, "ADD", bw(prev)))) as Result100);
         }
         for (const id of ids) await h.check!(args(id, "CHECK", bw(results.get(id))));
         // Tamper with the first shaped tbf of container 0, then CHECK must fail.
-        const shaped = s.ingress !== undefined ? (k.peerOf(`/var/run/netns/bwp0`, "eth0")?.name ?? "") : s.egress !== undefined ? ifbName("bwnet", "c0") : undefined;
+        const shaped =
+          s.ingress !== undefined
+            ? (k.peerOf(`/var/run/netns/bwp0`, "eth0")?.name ?? "")
+            : s.egress !== undefined
+              ? ifbName("bwnet", "c0")
+              : undefined;
         if (shaped !== undefined) {
           const q = (await k.qdiscs(HOST, shaped)).find((x) => x.kind === "tbf") as QdiscInfo;
           const tbf = { ...q.tbf!, [s.tamper]: (q.tbf![s.tamper] + 1) % 2 ** 32 };
@@ -83,12 +114,34 @@ describe("bridge + bandwidth on the fake kernel", () => {
             { op: "qdisc.del", ns: HOST, dev: shaped, parent: TC_H_ROOT },
             { op: "qdisc.add", ns: HOST, dev: shaped, kind: "tbf", handle: q.handle, parent: TC_H_ROOT, tbf },
           ]);
-          expect(await h.check!(args(0, "CHECK", bw(results.get(0)))).then(() => "passed", (e: Error) => e.message)).toMatch(/doesn't match$/);
+          expect(
+            await h.check!(args(0, "CHECK", bw(results.get(0)))).then(
+              () => "passed",
+              (e: Error) => e.message,
+            ),
+          ).toMatch(/doesn't match$/);
         }
         for (const id of ids) {
           await h.del!(args(id, "DEL", bw(results.get(id))));
-          const ports: PluginPorts = { kernel: k, firewall: new FakeFirewall(), ipam: ipamFor(id), random: counting(), sleep: async () => {}, warn: () => {} };
-          await bridgeHandlers(ports).del!(args(id, "DEL", { cniVersion: "1.0.0", name: "bwnet", type: "bridge", bridge: "cni-bw0", isGateway: true, ipam: { type: "memory" }, prevResult: results.get(id) as unknown as Record<string, unknown> }));
+          const ports: PluginPorts = {
+            kernel: k,
+            firewall: new FakeFirewall(),
+            ipam: ipamFor(id),
+            random: counting(),
+            sleep: async () => {},
+            warn: () => {},
+          };
+          await bridgeHandlers(ports).del!(
+            args(id, "DEL", {
+              cniVersion: "1.0.0",
+              name: "bwnet",
+              type: "bridge",
+              bridge: "cni-bw0",
+              isGateway: true,
+              ipam: { type: "memory" },
+              prevResult: results.get(id) as unknown as Record<string, unknown>,
+            }),
+          );
         }
         // The bridge itself stays, as the reference bridge's DEL leaves it: compare without it.
         const after = k.namespaces().map((ns) => k.snapshot(ns));

@@ -21,9 +21,22 @@ function machine(): FakeKernel {
 }
 
 function args(extra: Record<string, unknown> = {}, command = "ADD"): CmdArgs {
-  const prevResult = { cniVersion: "1.0.0", interfaces: [{ name: "veth1" }, { name: "eth0", sandbox: NS }], ips: [{ address: "198.18.0.2/24", interface: 1 }] };
+  const prevResult = {
+    cniVersion: "1.0.0",
+    interfaces: [{ name: "veth1" }, { name: "eth0", sandbox: NS }],
+    ips: [{ address: "198.18.0.2/24", interface: 1 }],
+  };
   const config = { cniVersion: "1.0.0", name: "bwnet", type: "bandwidth", prevResult, ...extra };
-  return { command, containerID: "ctr1", netns: NS, ifName: "eth0", args: "", path: "/opt/cni/bin", stdinData: new TextEncoder().encode(JSON.stringify(config)), config };
+  return {
+    command,
+    containerID: "ctr1",
+    netns: NS,
+    ifName: "eth0",
+    args: "",
+    path: "/opt/cni/bin",
+    stdinData: new TextEncoder().encode(JSON.stringify(config)),
+    config,
+  };
 }
 
 async function failure(p: Promise<unknown>): Promise<CniError> {
@@ -40,18 +53,26 @@ describe("bandwidth on the fake kernel", () => {
     const k = machine();
     const h = bandwidthDefinition(k).handlers;
     const result = (await h.add!(args(limits))) as Result100;
-    expect((await k.qdiscs(HOST, "veth1")).map((q) => [q.kind, q.parent])).toEqual([["tbf", TC_H_ROOT], ["ingress", TC_H_INGRESS]]);
+    expect((await k.qdiscs(HOST, "veth1")).map((q) => [q.kind, q.parent])).toEqual([
+      ["tbf", TC_H_ROOT],
+      ["ingress", TC_H_INGRESS],
+    ]);
     const ifb = await k.link(HOST, IFB);
     expect([ifb?.kind, ifb?.mtu, ifb?.up]).toEqual(["ifb", 1400, true]);
     expect((await k.qdiscs(HOST, IFB))[0]?.tbf).toEqual({ rate: 2_000_000, limit: 70_000, buffer: 156_250 });
-    expect(k.snapshot(HOST).tc.veth1?.filters[0]?.actions.map((a) => [a.dev, a.verdict])).toEqual([[IFB, "stolen"], [IFB, "pass"]]);
+    expect(k.snapshot(HOST).tc.veth1?.filters[0]?.actions.map((a) => [a.dev, a.verdict])).toEqual([
+      [IFB, "stolen"],
+      [IFB, "pass"],
+    ]);
     expect(result.interfaces?.at(-1)).toEqual({ name: IFB, mac: ifb?.mac ?? "?" });
     expect(result.interfaces).toHaveLength(3);
   });
 
   test("ADD with ingress only makes no ifb and returns the previous result", async () => {
     const k = machine();
-    const result = (await bandwidthDefinition(k).handlers.add!(args({ ingressRate: 1000, ingressBurst: 100 }))) as Result100;
+    const result = (await bandwidthDefinition(k).handlers.add!(
+      args({ ingressRate: 1000, ingressBurst: 100 }),
+    )) as Result100;
     expect(await k.link(HOST, IFB)).toBeUndefined();
     expect(result.interfaces).toHaveLength(2);
   });
@@ -73,13 +94,23 @@ describe("bandwidth on the fake kernel", () => {
   test("ADD fails with the reference's messages when the host end cannot be found", async () => {
     const k = machine();
     const h = bandwidthDefinition(k).handlers;
-    expect((await failure(h.add!({ ...args(limits), ifName: "eth9" }))).msg).toBe('container interface eth9 has no veth peer: could not look up "eth9": Link not found');
-    expect((await failure(h.add!({ ...args(limits), ifName: "lo" }))).msg).toBe('container interface lo has no veth peer: interface "lo" was not a veth interface');
+    expect((await failure(h.add!({ ...args(limits), ifName: "eth9" }))).msg).toBe(
+      'container interface eth9 has no veth peer: could not look up "eth9": Link not found',
+    );
+    expect((await failure(h.add!({ ...args(limits), ifName: "lo" }))).msg).toBe(
+      'container interface lo has no veth peer: interface "lo" was not a veth interface',
+    );
     const other = { cniVersion: "1.0.0", interfaces: [{ name: "vethX" }, { name: "eth0", sandbox: NS }] };
-    expect((await failure(h.add!(args({ ...limits, prevResult: other })))).msg).toBe("no veth peer of container interface found in host ns");
-    expect((await failure(h.add!(args({ ...limits, prevResult: { cniVersion: "1.0.0" } })))).msg).toBe("no interfaces provided");
+    expect((await failure(h.add!(args({ ...limits, prevResult: other })))).msg).toBe(
+      "no veth peer of container interface found in host ns",
+    );
+    expect((await failure(h.add!(args({ ...limits, prevResult: { cniVersion: "1.0.0" } })))).msg).toBe(
+      "no interfaces provided",
+    );
     // Go's %q of the nil NetNS the reference formats, as it prints it.
-    expect((await failure(h.add!({ ...args(limits), netns: "/var/run/netns/gone" }))).msg).toBe('failed to open netns %!q(<nil>): failed to Statfs "/var/run/netns/gone": no such file or directory');
+    expect((await failure(h.add!({ ...args(limits), netns: "/var/run/netns/gone" }))).msg).toBe(
+      'failed to open netns %!q(<nil>): failed to Statfs "/var/run/netns/gone": no such file or directory',
+    );
     expect(k.snapshot(HOST).tc).toEqual({});
   });
 
@@ -109,10 +140,20 @@ describe("bandwidth on the fake kernel", () => {
     const h = bandwidthDefinition(k).handlers;
     await h.add!(args(limits));
     await h.check!(args(limits, "CHECK"));
-    expect((await failure(h.check!(args({ ...limits, ingressRate: 9_000_000 }, "CHECK")))).msg).toBe("Rate doesn't match");
+    expect((await failure(h.check!(args({ ...limits, ingressRate: 9_000_000 }, "CHECK")))).msg).toBe(
+      "Rate doesn't match",
+    );
     k.applySync([
       { op: "qdisc.del", ns: HOST, dev: IFB, parent: TC_H_ROOT },
-      { op: "qdisc.add", ns: HOST, dev: IFB, kind: "tbf", handle: 0x10000, parent: TC_H_ROOT, tbf: { rate: 2_000_000, limit: 70_001, buffer: 156_250 } },
+      {
+        op: "qdisc.add",
+        ns: HOST,
+        dev: IFB,
+        kind: "tbf",
+        handle: 0x10000,
+        parent: TC_H_ROOT,
+        tbf: { rate: 2_000_000, limit: 70_001, buffer: 156_250 },
+      },
     ]);
     expect((await failure(h.check!(args(limits, "CHECK")))).msg).toBe("Limit doesn't match");
     k.applySync([{ op: "link.del", ns: HOST, name: IFB }]);
@@ -122,7 +163,9 @@ describe("bandwidth on the fake kernel", () => {
   test("CHECK without limits passes, and without a previous result fails", async () => {
     const h = bandwidthDefinition(machine()).handlers;
     await h.check!(args({}, "CHECK"));
-    expect((await failure(h.check!(args({ prevResult: null }, "CHECK")))).msg).toBe("must be called as a chained plugin");
+    expect((await failure(h.check!(args({ prevResult: null }, "CHECK")))).msg).toBe(
+      "must be called as a chained plugin",
+    );
   });
 
   test("DEL removes the ifb and succeeds again when it is gone, even without the netns", async () => {

@@ -127,6 +127,9 @@ export { tbfParams } from "./tbf.ts";
 
 /** The binary's entry for `bandwidth`: the netlink kernel (or `ip`/`tc` with TSCNI_KERNEL=iproute2). */
 export async function main(io: PluginIO): Promise<number> {
-  const kernel = io.env.TSCNI_KERNEL === "iproute2" ? (await import("@tscni/kernel/linux")).createLinuxKernel() : (await import("@tscni/kernel/netlink")).createNetlinkKernel();
+  const kernel =
+    io.env.TSCNI_KERNEL === "iproute2"
+      ? (await import("@tscni/kernel/linux")).createLinuxKernel()
+      : (await import("@tscni/kernel/netlink")).createNetlinkKernel();
   return pluginMain(bandwidthDefinition(kernel), io);
 }

@@ -13,18 +13,28 @@ import { ifbName, planBandwidthAdd } from "./plan.ts";
  * the planned veth whose other end is the container's interface, with that veth's MTU.
  * Applies nothing; reads nothing.
  */
-export async function planChained(a: CmdArgs, prev: Result100, planned: readonly KernelOp[]): Promise<{ firewall: []; notes: string[]; ops: KernelOp[] }> {
+export async function planChained(
+  a: CmdArgs,
+  prev: Result100,
+  planned: readonly KernelOp[],
+): Promise<{ firewall: []; notes: string[]; ops: KernelOp[] }> {
   const conf = parseBandwidthConfig({ ...a.config, prevResult: undefined });
   const bw = conf.bandwidth;
   if (bw === undefined || isZero(bw)) return { firewall: [], notes: [], ops: [] };
   let host: { name: string; mtu: number } | undefined;
   for (const op of planned) {
     if (op.op !== "veth.add") continue;
-    if (op.ns === a.netns && op.name === a.ifName && op.peer.ns === HOST) host = { name: op.peer.name, mtu: op.peer.mtu ?? op.mtu ?? 1500 };
-    if (op.peer.ns === a.netns && op.peer.name === a.ifName && op.ns === HOST) host = { name: op.name, mtu: op.mtu ?? op.peer.mtu ?? 1500 };
+    if (op.ns === a.netns && op.name === a.ifName && op.peer.ns === HOST)
+      host = { name: op.peer.name, mtu: op.peer.mtu ?? op.mtu ?? 1500 };
+    if (op.peer.ns === a.netns && op.peer.name === a.ifName && op.ns === HOST)
+      host = { name: op.name, mtu: op.mtu ?? op.peer.mtu ?? 1500 };
   }
   if (host === undefined || !(prev.interfaces ?? []).some((i) => (i.sandbox ?? "") === "" && i.name === host.name)) {
-    return { firewall: [], notes: ["bandwidth: not planned (no planned veth peer of the container interface in the host namespace)"], ops: [] };
+    return {
+      firewall: [],
+      notes: ["bandwidth: not planned (no planned veth peer of the container interface in the host namespace)"],
+      ops: [],
+    };
   }
   const ops = planBandwidthAdd(bw, { hostIf: host.name, hostMtu: host.mtu, ifb: ifbName(conf.name, a.containerID) });
   return { firewall: [], notes: [], ops };

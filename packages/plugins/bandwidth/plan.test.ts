@@ -11,7 +11,15 @@ import { goUint32, tbfParams } from "./tbf.ts";
 const IFB = "bwpea62040b30ca";
 const target = { hostIf: "vethbw0", hostMtu: 1400, ifb: IFB };
 const none = { ingressRate: 0, ingressBurst: 0, egressRate: 0, egressBurst: 0 };
-const tbf = (dev: string, rate: number, limit: number, buffer: number): KernelOp => ({ op: "qdisc.add", ns: HOST, dev, kind: "tbf", handle: 0x10000, parent: TC_H_ROOT, tbf: { rate, limit, buffer } });
+const tbf = (dev: string, rate: number, limit: number, buffer: number): KernelOp => ({
+  op: "qdisc.add",
+  ns: HOST,
+  dev,
+  kind: "tbf",
+  handle: 0x10000,
+  parent: TC_H_ROOT,
+  tbf: { rate, limit, buffer },
+});
 const egress = (rate: number, limit: number, buffer: number): KernelOp[] => [
   { op: "ifb.add", ns: HOST, name: IFB, mtu: 1400, txqlen: 0, up: true },
   { op: "qdisc.add", ns: HOST, dev: "vethbw0", kind: "ingress", handle: 0xffff0000, parent: TC_H_INGRESS },
@@ -58,16 +66,23 @@ describe("tbfParams", () => {
 
 describe("planBandwidthAdd", () => {
   test("shapes ingress and egress with the reference's ops, in its order", () => {
-    const ops = planBandwidthAdd({ ingressRate: 8_000_000, ingressBurst: 80_000, egressRate: 16_000_000, egressBurst: 160_000 }, target);
+    const ops = planBandwidthAdd(
+      { ingressRate: 8_000_000, ingressBurst: 80_000, egressRate: 16_000_000, egressBurst: 160_000 },
+      target,
+    );
     expect(ops).toEqual([tbf("vethbw0", 1_000_000, 35_000, 156_250), ...egress(2_000_000, 70_000, 156_250)]);
   });
 
   test("shapes egress alone, with a 64-bit rate", () => {
-    expect(planBandwidthAdd({ ...none, egressRate: 40_000_000_000, egressBurst: 8_000_000 }, target)).toEqual(egress(5_000_000_000, 126_000_000, 3_125));
+    expect(planBandwidthAdd({ ...none, egressRate: 40_000_000_000, egressBurst: 8_000_000 }, target)).toEqual(
+      egress(5_000_000_000, 126_000_000, 3_125),
+    );
   });
 
   test("shapes ingress alone, without an ifb", () => {
-    expect(planBandwidthAdd({ ...none, ingressRate: 1_000_000, ingressBurst: 12_345 }, target)).toEqual([tbf("vethbw0", 125_000, 4_668, 192_875)]);
+    expect(planBandwidthAdd({ ...none, ingressRate: 1_000_000, ingressBurst: 12_345 }, target)).toEqual([
+      tbf("vethbw0", 125_000, 4_668, 192_875),
+    ]);
   });
 
   test("does nothing for an all-zero entry", () => {
@@ -76,7 +91,10 @@ describe("planBandwidthAdd", () => {
 });
 
 describe("planRollback", () => {
-  const ops = planBandwidthAdd({ ingressRate: 8_000_000, ingressBurst: 80_000, egressRate: 16_000_000, egressBurst: 160_000 }, target);
+  const ops = planBandwidthAdd(
+    { ingressRate: 8_000_000, ingressBurst: 80_000, egressRate: 16_000_000, egressBurst: 160_000 },
+    target,
+  );
 
   test("undoes nothing when the first op failed", () => {
     expect(planRollback(ops, 0)).toEqual([]);

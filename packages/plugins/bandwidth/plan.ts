@@ -15,7 +15,10 @@ const IFB_PREFIX = "bwp";
 
 /** The ifb's name: `bwp` and the SHA-512 hex of network name + container ID, 15 characters (getIfbDeviceName). */
 export function ifbName(network: string, containerID: string): string {
-  return (IFB_PREFIX + new Bun.CryptoHasher("sha512").update(network + containerID).digest("hex")).slice(0, IFB_NAME_LENGTH);
+  return (IFB_PREFIX + new Bun.CryptoHasher("sha512").update(network + containerID).digest("hex")).slice(
+    0,
+    IFB_NAME_LENGTH,
+  );
 }
 
 /** What the ADD plan needs to know of the host. */
@@ -37,17 +40,47 @@ const INGRESS_HANDLE = tcHandle(0xffff, 0);
 
 /** The ops of ADD, in the reference's order. */
 export function planBandwidthAdd(b: BandwidthEntry, t: AddTarget): KernelOp[] {
-  const tbf = (dev: string, rate: number, burst: number): KernelOp => ({ op: "qdisc.add", ns: HOST, dev, kind: "tbf", handle: tcHandle(1, 0), parent: TC_H_ROOT, tbf: tbfParams(rate, burst) });
+  const tbf = (dev: string, rate: number, burst: number): KernelOp => ({
+    op: "qdisc.add",
+    ns: HOST,
+    dev,
+    kind: "tbf",
+    handle: tcHandle(1, 0),
+    parent: TC_H_ROOT,
+    tbf: tbfParams(rate, burst),
+  });
   const ops: KernelOp[] = [];
   if (shapesIngress(b)) ops.push(tbf(t.hostIf, b.ingressRate, b.ingressBurst));
   if (shapesEgress(b)) {
     // TxQLen 0 as the reference sends it (ifb_creator.go, upstream PR 1097).
     ops.push({ op: "ifb.add", ns: HOST, name: t.ifb, mtu: t.hostMtu, txqlen: 0, up: true });
-    ops.push({ op: "qdisc.add", ns: HOST, dev: t.hostIf, kind: "ingress", handle: INGRESS_HANDLE, parent: TC_H_INGRESS });
+    ops.push({
+      op: "qdisc.add",
+      ns: HOST,
+      dev: t.hostIf,
+      kind: "ingress",
+      handle: INGRESS_HANDLE,
+      parent: TC_H_INGRESS,
+    });
     // The reference's netlink.U32 has RedirIndex and one more mirred action: two redirects,
     // the first stolen (it wins), the second with the zero verdict (pass).
-    const redirect = (verdict: "stolen" | "pass") => ({ kind: "mirred" as const, action: "egress-redirect" as const, dev: t.ifb, verdict });
-    ops.push({ op: "filter.add", ns: HOST, dev: t.hostIf, parent: INGRESS_HANDLE, priority: 1, protocol: ETH_P_ALL, kind: "u32", classId: tcHandle(1, 1), actions: [redirect("stolen"), redirect("pass")] });
+    const redirect = (verdict: "stolen" | "pass") => ({
+      kind: "mirred" as const,
+      action: "egress-redirect" as const,
+      dev: t.ifb,
+      verdict,
+    });
+    ops.push({
+      op: "filter.add",
+      ns: HOST,
+      dev: t.hostIf,
+      parent: INGRESS_HANDLE,
+      priority: 1,
+      protocol: ETH_P_ALL,
+      kind: "u32",
+      classId: tcHandle(1, 1),
+      actions: [redirect("stolen"), redirect("pass")],
+    });
     ops.push(tbf(t.ifb, b.egressRate, b.egressBurst));
   }
   return ops;
@@ -62,7 +95,11 @@ export function planRollback(ops: readonly KernelOp[], applied: number): KernelO
   const undo: KernelOp[] = [];
   for (const op of ops.slice(0, applied)) {
     if (op.op === "ifb.add") undo.unshift({ op: "link.del", ns: op.ns, name: op.name });
-    else if (op.op === "qdisc.add" && !(op.parent === TC_H_ROOT && undo.some((u) => u.op === "link.del" && u.name === op.dev))) undo.unshift({ op: "qdisc.del", ns: op.ns, dev: op.dev, parent: op.parent });
+    else if (
+      op.op === "qdisc.add" &&
+      !(op.parent === TC_H_ROOT && undo.some((u) => u.op === "link.del" && u.name === op.dev))
+    )
+      undo.unshift({ op: "qdisc.del", ns: op.ns, dev: op.dev, parent: op.parent });
   }
   return undo;
 }

@@ -12,7 +12,13 @@ import type { CheckView } from "../shared/check-view.ts";
 export type BridgeCheckView = CheckView;
 
 /** The first problem CHECK finds, or undefined when the attachment is as the result says. */
-export function checkBridge(conf: BridgeConfig, netns: string, ifName: string, prev: Result100, view: BridgeCheckView): string | undefined {
+export function checkBridge(
+  conf: BridgeConfig,
+  netns: string,
+  ifName: string,
+  prev: Result100,
+  view: BridgeCheckView,
+): string | undefined {
   const interfaces = prev.interfaces ?? [];
   const brMap: Interface100 = interfaces.find((i) => i.name === conf.bridge) ?? { name: "" };
   const contMap: Interface100 = interfaces.find((i) => i.name === ifName && i.sandbox === netns) ?? { name: "" };
@@ -22,12 +28,14 @@ export function checkBridge(conf: BridgeConfig, netns: string, ifName: string, p
   if (br === undefined) return `Interface name ${brMap.name} not found`;
   if ((brMap.sandbox ?? "") !== "") return `Interface ${brMap.name} should not be in sandbox`;
   if (br.kind !== "bridge") return `Interface ${brMap.name} does not have link type of bridge`;
-  if (brMap.mac !== undefined && brMap.mac !== "" && brMap.mac !== br.mac) return `Bridge interface ${brMap.name} Mac doesn't match: ${brMap.mac}`;
+  if (brMap.mac !== undefined && brMap.mac !== "" && brMap.mac !== br.mac)
+    return `Bridge interface ${brMap.name} Mac doesn't match: ${brMap.mac}`;
   if (br.promisc !== conf.promiscMode) {
     return `Bridge interface ${brMap.name} configured Promisc Mode ${conf.promiscMode} doesn't match current state: ${br.promisc} `;
   }
 
-  if ((contMap.sandbox ?? "") !== netns) return `Sandbox in prevResult ${contMap.sandbox ?? ""} doesn't match configured netns: ${netns}`;
+  if ((contMap.sandbox ?? "") !== netns)
+    return `Sandbox in prevResult ${contMap.sandbox ?? ""} doesn't match configured netns: ${netns}`;
   const cont = view.containerLinks.find((l) => l.name === contMap.name);
   if (cont === undefined) return `Interface name ${contMap.name} not found`;
   if (cont.kind !== "veth") return `Error: Container interface ${cont.name} not of type veth`;
@@ -45,11 +53,15 @@ export function checkBridge(conf: BridgeConfig, netns: string, ifName: string, p
     if (link === undefined) return `Interface name ${intf.name} not found`;
     if (link.kind !== "veth") continue;
     if (link.index !== cont.peerIndex || cont.index !== link.peerIndex || link.master !== br.name) continue;
-    if (intf.mac !== undefined && intf.mac !== "" && intf.mac !== link.mac) return `Interface ${intf.name} Mac doesn't match: ${intf.mac} not found`;
+    if (intf.mac !== undefined && intf.mac !== "" && intf.mac !== link.mac)
+      return `Interface ${intf.name} Mac doesn't match: ${intf.mac} not found`;
     vethFound = true;
     break;
   }
   if (!vethFound) return `CNI veth created for bridge ${conf.bridge} was not found`;
 
-  return checkInterfaceIps(ifName, prev.ips ?? [], view.containerAddrs, view.containerRoutes) ?? checkRoutes(prev.routes ?? [], view.containerRoutes);
+  return (
+    checkInterfaceIps(ifName, prev.ips ?? [], view.containerAddrs, view.containerRoutes) ??
+    checkRoutes(prev.routes ?? [], view.containerRoutes)
+  );
 }

@@ -18,7 +18,16 @@ const errorOf = (f: () => unknown): CniError => {
 describe("parseBridgeConfig", () => {
   test("applies the reference's defaults", () => {
     const c = parse({});
-    expect(c).toMatchObject({ bridge: "cni0", isGateway: false, mtu: 0, vlan: 0, preserveDefaultVlan: true, ipamType: "", vlans: undefined, vlanTrunkSet: false });
+    expect(c).toMatchObject({
+      bridge: "cni0",
+      isGateway: false,
+      mtu: 0,
+      vlan: 0,
+      preserveDefaultVlan: true,
+      ipamType: "",
+      vlans: undefined,
+      vlanTrunkSet: false,
+    });
   });
 
   test("isDefaultGateway forces isGateway", () => {
@@ -33,7 +42,9 @@ describe("parseBridgeConfig", () => {
     const e = errorOf(() => parse({ mtu: "1500" }));
     // v1.1.1 (Debian) differs: code 999; SPEC §4.2 gives code 7
     expect(e.code).toBe(7);
-    expect(e.msg).toBe("failed to load netconf: json: cannot unmarshal string into Go struct field NetConf.mtu of type int");
+    expect(e.msg).toBe(
+      "failed to load netconf: json: cannot unmarshal string into Go struct field NetConf.mtu of type int",
+    );
     expect(errorOf(() => parse({ isGateway: "yes" })).msg).toContain("NetConf.isGateway of type bool");
   });
 
@@ -44,8 +55,15 @@ describe("parseBridgeConfig", () => {
 
   test("the MAC comes from CNI_ARGS, then args.cni.mac, then runtimeConfig.mac", () => {
     expect(parse({}, "MAC=0a:00:00:00:00:01").mac).toBe("0a:00:00:00:00:01");
-    expect(parse({ args: { cni: { mac: "0a:00:00:00:00:02" } } }, "MAC=0a:00:00:00:00:01").mac).toBe("0a:00:00:00:00:02");
-    expect(parse({ args: { cni: { mac: "0a:00:00:00:00:02" } }, runtimeConfig: { mac: "0a:00:00:00:00:03" } }, "MAC=0a:00:00:00:00:01").mac).toBe("0a:00:00:00:00:03");
+    expect(parse({ args: { cni: { mac: "0a:00:00:00:00:02" } } }, "MAC=0a:00:00:00:00:01").mac).toBe(
+      "0a:00:00:00:00:02",
+    );
+    expect(
+      parse(
+        { args: { cni: { mac: "0a:00:00:00:00:02" } }, runtimeConfig: { mac: "0a:00:00:00:00:03" } },
+        "MAC=0a:00:00:00:00:01",
+      ).mac,
+    ).toBe("0a:00:00:00:00:03");
   });
 
   test("unknown CNI_ARGS fail unless IgnoreUnknown (CA-3, CA-6)", () => {
@@ -69,13 +87,24 @@ describe("collectVlanTrunk", () => {
     expect(() => collectVlanTrunk([{ minID: 0, maxID: 5 }])).toThrow("incorrect trunk minID parameter");
     expect(() => collectVlanTrunk([{ minID: 1, maxID: 4095 }])).toThrow("incorrect trunk maxID parameter");
     expect(() => collectVlanTrunk([{ minID: 6, maxID: 5 }])).toThrow("minID is greater than maxID in trunk parameter");
-    expect(() => collectVlanTrunk([{ maxID: 5 }])).toThrow("minID and maxID should be configured simultaneously, minID is missing");
-    expect(() => collectVlanTrunk([{ minID: 5 }])).toThrow("minID and maxID should be configured simultaneously, maxID is missing");
+    expect(() => collectVlanTrunk([{ maxID: 5 }])).toThrow(
+      "minID and maxID should be configured simultaneously, minID is missing",
+    );
+    expect(() => collectVlanTrunk([{ minID: 5 }])).toThrow(
+      "minID and maxID should be configured simultaneously, maxID is missing",
+    );
     expect(() => collectVlanTrunk([{ id: 0 }])).toThrow("incorrect trunk id parameter");
   });
 
   test("every valid trunk yields ids within 1..4094 and covers each item", () => {
-    const item = fc.oneof(fc.record({ id: fc.integer({ min: 1, max: 4094 }) }), fc.integer({ min: 1, max: 4094 }).chain((min) => fc.record({ minID: fc.constant(min), maxID: fc.integer({ min, max: Math.min(4094, min + 20) }) })));
+    const item = fc.oneof(
+      fc.record({ id: fc.integer({ min: 1, max: 4094 }) }),
+      fc
+        .integer({ min: 1, max: 4094 })
+        .chain((min) =>
+          fc.record({ minID: fc.constant(min), maxID: fc.integer({ min, max: Math.min(4094, min + 20) }) }),
+        ),
+    );
     fc.assert(
       fc.property(fc.array(item, { minLength: 1, maxLength: 6 }), (items) => {
         const ids = collectVlanTrunk(items) ?? [];
@@ -88,13 +117,18 @@ describe("collectVlanTrunk", () => {
 
 describe("validateForAdd", () => {
   test("refuses IPAM with disableContainerInterface, and hairpin with promisc", () => {
-    expect(() => validateForAdd(parse({ ipam: { type: "host-local" }, disableContainerInterface: true }))).toThrow("cannot use IPAM when DisableContainerInterface flag is set");
+    expect(() => validateForAdd(parse({ ipam: { type: "host-local" }, disableContainerInterface: true }))).toThrow(
+      "cannot use IPAM when DisableContainerInterface flag is set",
+    );
     // v1.1.1 (Debian) differs: its message ends with a period; SPEC §8.1 follows upstream main
-    expect(errorOf(() => validateForAdd(parse({ hairpinMode: true, promiscMode: true }))).msg).toBe("cannot set hairpin mode and promiscuous mode at the same time");
+    expect(errorOf(() => validateForAdd(parse({ hairpinMode: true, promiscMode: true }))).msg).toBe(
+      "cannot set hairpin mode and promiscuous mode at the same time",
+    );
   });
 
   test("accepts ipMasq with either backend or none, and macspoofchk (served by nftables, spoofcheck.ts)", () => {
-    for (const b of [undefined, "iptables", "nftables"]) expect(() => validateForAdd(parse({ ipMasq: true, ipMasqBackend: b }))).not.toThrow();
+    for (const b of [undefined, "iptables", "nftables"])
+      expect(() => validateForAdd(parse({ ipMasq: true, ipMasqBackend: b }))).not.toThrow();
     expect(() => validateForAdd(parse({ macspoofchk: true }))).not.toThrow();
   });
 
@@ -105,7 +139,9 @@ describe("validateForAdd", () => {
   });
 
   test("refuses a malformed MAC before anything runs", () => {
-    expect(() => validateForAdd(parse({ runtimeConfig: { mac: "zz" } }))).toThrow("failed to make veth pair: address zz: invalid MAC address");
+    expect(() => validateForAdd(parse({ runtimeConfig: { mac: "zz" } }))).toThrow(
+      "failed to make veth pair: address zz: invalid MAC address",
+    );
   });
 });
 

@@ -6,7 +6,17 @@ import * as v from "valibot";
 import { parseCniArgs } from "@tscni/skel";
 import type { DNS } from "@tscni/spec";
 import { masqBackendOf } from "../shared/masq.ts";
-import { commonEntries, dnsOverride, goBool, goObject, goInt, goString, invalidConfig, orUndefined, parseWith } from "../shared/netconf.ts";
+import {
+  commonEntries,
+  dnsOverride,
+  goBool,
+  goObject,
+  goInt,
+  goString,
+  invalidConfig,
+  orUndefined,
+  parseWith,
+} from "../shared/netconf.ts";
 
 /** The bridge's config after defaults and validation. */
 export interface BridgeConfig {
@@ -61,7 +71,12 @@ const Schema = v.looseObject(
     enabledad: goBool,
     disableContainerInterface: goBool,
     portIsolation: goBool,
-    args: v.nullish(goObject({ cni: v.nullish(goObject({ mac: goString }, "main.BridgeArgs")) }, 'struct { Cni main.BridgeArgs "json:\\"cni,omitempty\\"" }')),
+    args: v.nullish(
+      goObject(
+        { cni: v.nullish(goObject({ mac: goString }, "main.BridgeArgs")) },
+        'struct { Cni main.BridgeArgs "json:\\"cni,omitempty\\"" }',
+      ),
+    ),
     runtimeConfig: v.nullish(goObject({ mac: goString }, 'struct { Mac string "json:\\"mac,omitempty\\"" }')),
   },
   "main.NetConf",
@@ -155,13 +170,18 @@ export function parseBridgeConfig(config: unknown, cniArgs: string): BridgeConfi
 export function validateForAdd(c: BridgeConfig): void {
   // The kernel refuses a name over 15 bytes; the reference reports netlink's ERANGE.
   if (new TextEncoder().encode(c.bridge).length > 15) {
-    throw new Error(`failed to create bridge "${c.bridge}": could not add "${c.bridge}": numerical result out of range`);
+    throw new Error(
+      `failed to create bridge "${c.bridge}": could not add "${c.bridge}": numerical result out of range`,
+    );
   }
-  if (c.ipamType !== "" && c.disableContainerInterface) throw invalidConfig("cannot use IPAM when DisableContainerInterface flag is set");
+  if (c.ipamType !== "" && c.disableContainerInterface)
+    throw invalidConfig("cannot use IPAM when DisableContainerInterface flag is set");
   // v1.1.1 (Debian) differs: its message ends with a period; SPEC §8.1 follows upstream main
-  if (c.hairpinMode && c.promiscMode) throw invalidConfig("cannot set hairpin mode and promiscuous mode at the same time");
+  if (c.hairpinMode && c.promiscMode)
+    throw invalidConfig("cannot set hairpin mode and promiscuous mode at the same time");
   // An unknown backend fails before anything is touched (H-3).
   if (c.ipMasq) masqBackendOf(c);
   // The reference finds a bad MAC only when it creates the veth; we refuse before IPAM runs.
-  if (c.mac !== undefined && normalizeMac(c.mac) === undefined) throw invalidConfig(`failed to make veth pair: address ${c.mac}: invalid MAC address`);
+  if (c.mac !== undefined && normalizeMac(c.mac) === undefined)
+    throw invalidConfig(`failed to make veth pair: address ${c.mac}: invalid MAC address`);
 }

@@ -5,7 +5,17 @@
  */
 import type { AddrInfo, Netns } from "@tscni/kernel";
 import type { IPConfig100, Route } from "@tscni/spec";
-import { type IPNet, contains, familyPrefix, formatAddr, formatPrefix, networkAddress, nextIP, parseAddr, parsePrefix } from "@tscni/spec/ipnet";
+import {
+  type IPNet,
+  contains,
+  familyPrefix,
+  formatAddr,
+  formatPrefix,
+  networkAddress,
+  nextIP,
+  parseAddr,
+  parsePrefix,
+} from "@tscni/spec/ipnet";
 import { broadcastOf, canonicalCidr, defaultDst } from "../shared/ip.ts";
 import { keep, type PlanStep } from "../shared/steps.ts";
 
@@ -80,7 +90,8 @@ export function ensureAddrSteps(dev: GatewayDev, gw: IPNet, forceAddress: boolea
     if (have === undefined) continue;
     // Several IPv6 addresses may coexist when their subnets do not overlap.
     if (gw.ip.family === 4 || contains(have, gw.ip) || contains(gw, have.ip)) {
-      if (!forceAddress) throw new Error(`${dev.context}: "${dev.name}" already has an IP address different from ${want}`);
+      if (!forceAddress)
+        throw new Error(`${dev.context}: "${dev.name}" already has an IP address different from ${want}`);
       steps.push(keep({ op: "addr.del", ns: dev.ns, dev: dev.name, cidr: a.cidr }));
       dev.addrs = dev.addrs.filter((x) => x !== a);
     }

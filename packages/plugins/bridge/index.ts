@@ -49,7 +49,8 @@ async function add(ports: PluginPorts, a: CmdArgs): Promise<Result100> {
   await requireNetns(ports.kernel, a.netns);
   const view = await readBridgeView(ports.kernel, conf, a.netns, a.ifName);
   // Refuse a taken name before IPAM reserves anything (ADD-4).
-  if (view.containerLinks.some((l) => l.name === a.ifName)) throw containerNameTaken(a.ifName, randomVethName(ports.random));
+  if (view.containerLinks.some((l) => l.name === a.ifName))
+    throw containerNameTaken(a.ifName, randomVethName(ports.random));
   const ipam = conf.ipamType !== "" ? ports.ipam(conf.ipamType, a) : undefined;
   const ipamResult = ipam === undefined ? undefined : await ipam.add();
   let applied: Awaited<ReturnType<typeof applyBridge>> | undefined;
@@ -58,12 +59,25 @@ async function add(ports: PluginPorts, a: CmdArgs): Promise<Result100> {
     applied = await applyBridge(ports, conf, a, ipamResult, view);
     const result = applied.plan.result;
     // After the kernel steps, before the port wait, as the reference (§8.1 step 9); L3 only.
-    if (ipamResult !== undefined) undoMasq = await addMasq(ports, conf, { ifName: a.ifName, cid: a.containerID }, (result.ips ?? []).map((ip) => ip.address));
+    if (ipamResult !== undefined)
+      undoMasq = await addMasq(
+        ports,
+        conf,
+        { ifName: a.ifName, cid: a.containerID },
+        (result.ips ?? []).map((ip) => ip.address),
+      );
     const port = conf.disableContainerInterface ? undefined : await waitPortUp(ports, applied.hostVeth);
-    if (conf.enabledad && (result.ips ?? []).some((ip) => ip.address.includes(":"))) await settleAddresses(ports.kernel, a.netns, a.ifName, ports.sleep);
+    if (conf.enabledad && (result.ips ?? []).some((ip) => ip.address.includes(":")))
+      await settleAddresses(ports.kernel, a.netns, a.ifName, ports.sleep);
     // The host end just read is current: its MAC comes from that read, not from a new one.
     await fillMacs(ports.kernel, result.interfaces ?? [], port === undefined ? [] : [port]);
-    if (conf.macspoofchk) await setupSpoofCheck(ports.firewall, applied.hostVeth, result.interfaces?.find((i) => i.sandbox === a.netns)?.mac ?? "", spoofCheckId(a.containerID, a.ifName));
+    if (conf.macspoofchk)
+      await setupSpoofCheck(
+        ports.firewall,
+        applied.hostVeth,
+        result.interfaces?.find((i) => i.sandbox === a.netns)?.mac ?? "",
+        spoofCheckId(a.containerID, a.ifName),
+      );
     // A result the config's version cannot express (an L2 result at 0.1.0/0.2.0 has no IP)
     // fails here, inside the rollback, not later in the framework after the kernel changed.
     convertResult(result, conf.cniVersion);
@@ -71,17 +85,29 @@ async function add(ports: PluginPorts, a: CmdArgs): Promise<Result100> {
   } catch (err) {
     // The reference leaves its rules behind here; we remove them (ADD-6).
     await undoMasq?.().catch((e: unknown) => ports.warn(`rollback: ${e instanceof Error ? e.message : String(e)}`));
-    if (applied !== undefined) for (const f of await rollback(ports.kernel, undoOf(applied.plan.steps))) ports.warn(`rollback: ${f}`);
+    if (applied !== undefined)
+      for (const f of await rollback(ports.kernel, undoOf(applied.plan.steps))) ports.warn(`rollback: ${f}`);
     // Release the address IPAM gave us (ADD-6).
-    await ipam?.del().catch((e: unknown) => ports.warn(`IPAM DEL after a failed ADD: ${e instanceof Error ? e.message : String(e)}`));
+    await ipam
+      ?.del()
+      .catch((e: unknown) => ports.warn(`IPAM DEL after a failed ADD: ${e instanceof Error ? e.message : String(e)}`));
     // A failed ADD leaves no spoof-check chain either (ADD-6; §8.1 macspoofchk).
-    if (conf.macspoofchk) await teardownSpoofCheck(ports.firewall, spoofCheckId(a.containerID, a.ifName)).then((f) => f !== undefined && ports.warn(f));
+    if (conf.macspoofchk)
+      await teardownSpoofCheck(ports.firewall, spoofCheckId(a.containerID, a.ifName)).then(
+        (f) => f !== undefined && ports.warn(f),
+      );
     throw err;
   }
 }
 
 /** Plans and applies with a fresh host veth name; the first attempt uses the view already read. */
-function applyBridge(ports: PluginPorts, conf: BridgeConfig, a: CmdArgs, ipam: Result100 | undefined, first: BridgeView) {
+function applyBridge(
+  ports: PluginPorts,
+  conf: BridgeConfig,
+  a: CmdArgs,
+  ipam: Result100 | undefined,
+  first: BridgeView,
+) {
   let fresh: BridgeView | undefined = first;
   const read = async (): Promise<BridgeView> => {
     const v = fresh ?? (await readBridgeView(ports.kernel, conf, a.netns, a.ifName));
@@ -109,11 +135,22 @@ async function check(ports: PluginPorts, a: CmdArgs): Promise<void> {
   // fails with "no plugin name provided"; we check IPAM only when there is one.
   if (conf.ipamType !== "") await ports.ipam(conf.ipamType, a).check();
   const prev = prevResultOf(a, "Required prevResult missing");
-  const hostNames = [conf.bridge, ...(prev.interfaces ?? []).filter((i) => (i.sandbox ?? "") === "").map((i) => i.name)];
-  const problem = checkBridge(conf, a.netns, a.ifName, prev, await readCheckView(ports.kernel, a.netns, a.ifName, hostNames));
+  const hostNames = [
+    conf.bridge,
+    ...(prev.interfaces ?? []).filter((i) => (i.sandbox ?? "") === "").map((i) => i.name),
+  ];
+  const problem = checkBridge(
+    conf,
+    a.netns,
+    a.ifName,
+    prev,
+    await readCheckView(ports.kernel, a.netns, a.ifName, hostNames),
+  );
   if (problem !== undefined) throw new Error(problem);
   const mac = prev.interfaces?.find((i) => i.sandbox === a.netns)?.mac ?? "";
-  const spoof = conf.macspoofchk ? checkSpoofCheck(await ports.firewall.nftTable("bridge", "nat"), mac, spoofCheckId(a.containerID, a.ifName)) : undefined;
+  const spoof = conf.macspoofchk
+    ? checkSpoofCheck(await ports.firewall.nftTable("bridge", "nat"), mac, spoofCheckId(a.containerID, a.ifName))
+    : undefined;
   if (spoof !== undefined) throw new Error(spoof);
 }
 
@@ -124,9 +161,19 @@ async function del(ports: PluginPorts, a: CmdArgs): Promise<void> {
   // The addresses the link has before it goes, for the masquerade teardown (§8.1 DEL step 4).
   const masqIps = layer3 && conf.ipMasq && a.netns !== "" ? await linkMasqNets(ports.kernel, a.netns, a.ifName) : [];
   // Only the interface our ADD made goes; a foreign one of that name stays (issue 16).
-  await deleteOwnContainerLink(ports.kernel, a.netns, a.ifName, portOf(conf.bridge), ports.warn, prevHostNames(a.config).filter((n) => n !== conf.bridge));
+  await deleteOwnContainerLink(
+    ports.kernel,
+    a.netns,
+    a.ifName,
+    portOf(conf.bridge),
+    ports.warn,
+    prevHostNames(a.config).filter((n) => n !== conf.bridge),
+  );
   // The spoof-check chains go whatever else failed; their errors are only logged (§8.1 DEL step 4).
-  if (conf.macspoofchk) await teardownSpoofCheck(ports.firewall, spoofCheckId(a.containerID, a.ifName)).then((f) => f !== undefined && ports.warn(f));
+  if (conf.macspoofchk)
+    await teardownSpoofCheck(ports.firewall, spoofCheckId(a.containerID, a.ifName)).then(
+      (f) => f !== undefined && ports.warn(f),
+    );
   // IPAM is released even when the namespace is gone (DEL-2); its errors propagate (DEL-6).
   if (layer3) await ports.ipam(conf.ipamType, a).del();
   // Unlike the reference, also without a netns or a link: the chain and the nft rules are
@@ -161,7 +208,13 @@ export async function planAdd(
     bridgeMac: randomMac(ports.random),
   });
   const ips = ipamResult === undefined ? [] : (plan.result.ips ?? []).map((ip) => ip.address);
-  return { ...plan, firewall: ipamResult === undefined ? [] : await planMasq(ports.firewall, conf, { ifName: a.ifName, cid: a.containerID }, ips) };
+  return {
+    ...plan,
+    firewall:
+      ipamResult === undefined
+        ? []
+        : await planMasq(ports.firewall, conf, { ifName: a.ifName, cid: a.containerID }, ips),
+  };
 }
 
 /** The bridge handlers over the given ports. */

@@ -8,7 +8,17 @@ import { planBridgeAdd, type BridgeAddInput, type BridgeView } from "./plan.ts";
 const NS = "/var/run/netns/c1";
 
 function link(name: string, kind: string, extra: Partial<LinkInfo> = {}): LinkInfo {
-  return { index: 1, name, kind, mac: "0a:00:00:00:00:01", mtu: 1500, up: true, operState: "UP", promisc: false, ...extra };
+  return {
+    index: 1,
+    name,
+    kind,
+    mac: "0a:00:00:00:00:01",
+    mtu: 1500,
+    up: true,
+    operState: "UP",
+    promisc: false,
+    ...extra,
+  };
 }
 
 function view(extra: Partial<BridgeView> = {}): BridgeView {
@@ -23,21 +33,41 @@ function view(extra: Partial<BridgeView> = {}): BridgeView {
 }
 
 function conf(extra: Record<string, unknown> = {}): BridgeConfig {
-  return parseBridgeConfig({ cniVersion: "1.0.0", name: "net", type: "bridge", ipam: { type: "host-local" }, ...extra }, "");
+  return parseBridgeConfig(
+    { cniVersion: "1.0.0", name: "net", type: "bridge", ipam: { type: "host-local" }, ...extra },
+    "",
+  );
 }
 
 const v4: Result100 = { cniVersion: "1.1.0", ips: [{ address: "198.18.0.5/24" }], routes: [{ dst: "198.51.0.0/16" }] };
 const dual: Result100 = {
   cniVersion: "1.1.0",
-  ips: [{ address: "198.18.0.5/24", gateway: "198.18.0.1" }, { address: "2001:db8::5/64", gateway: "2001:db8::1" }],
+  ips: [
+    { address: "198.18.0.5/24", gateway: "198.18.0.1" },
+    { address: "2001:db8::5/64", gateway: "2001:db8::1" },
+  ],
 };
 
 function plan(c: BridgeConfig, ipam: Result100 | null = v4, v: BridgeView = view()) {
-  const input: BridgeAddInput = { conf: c, netns: NS, ifName: "eth0", ipam: ipam ?? undefined, view: v, hostVeth: "veth01020304", gatewayPeer: "veth0a0b0c0d", bridgeMac: "02:00:00:00:00:aa" };
+  const input: BridgeAddInput = {
+    conf: c,
+    netns: NS,
+    ifName: "eth0",
+    ipam: ipam ?? undefined,
+    view: v,
+    hostVeth: "veth01020304",
+    gatewayPeer: "veth0a0b0c0d",
+    bridgeMac: "02:00:00:00:00:aa",
+  };
   return planBridgeAdd(input);
 }
 
-const has = (ops: KernelOp[], want: Partial<KernelOp>): boolean => ops.some((op) => Object.entries(want).every(([k, v]) => JSON.stringify((op as unknown as Record<string, unknown>)[k]) === JSON.stringify(v)));
+const has = (ops: KernelOp[], want: Partial<KernelOp>): boolean =>
+  ops.some((op) =>
+    Object.entries(want).every(
+      ([k, v]) => JSON.stringify((op as unknown as Record<string, unknown>)[k]) === JSON.stringify(v),
+    ),
+  );
 
 describe("planBridgeAdd", () => {
   test("creates the bridge, pins its MAC and attaches a veth whose only undo is deleting the host end", () => {
@@ -74,18 +104,28 @@ describe("planBridgeAdd", () => {
 
   test("isDefaultGateway appends a default route per family unless IPAM gave one with a gw", () => {
     const p = plan(conf({ isDefaultGateway: true }), dual);
-    expect(p.result.routes).toEqual([{ dst: "0.0.0.0/0", gw: "198.18.0.1" }, { dst: "::/0", gw: "2001:db8::1" }]);
-    const withDefault = plan(conf({ isDefaultGateway: true }), { ...v4, routes: [{ dst: "0.0.0.0/0", gw: "198.18.0.254" }] });
+    expect(p.result.routes).toEqual([
+      { dst: "0.0.0.0/0", gw: "198.18.0.1" },
+      { dst: "::/0", gw: "2001:db8::1" },
+    ]);
+    const withDefault = plan(conf({ isDefaultGateway: true }), {
+      ...v4,
+      routes: [{ dst: "0.0.0.0/0", gw: "198.18.0.254" }],
+    });
     expect(withDefault.result.routes).toEqual([{ dst: "0.0.0.0/0", gw: "198.18.0.254" }]);
   });
 
   test("an existing link that is not a bridge fails with the reference's message", () => {
-    expect(() => plan(conf(), v4, view({ hostLinks: [link("cni0", "dummy")] }))).toThrow('failed to create bridge "cni0": "cni0" already exists but is not a bridge');
+    expect(() => plan(conf(), v4, view({ hostLinks: [link("cni0", "dummy")] }))).toThrow(
+      'failed to create bridge "cni0": "cni0" already exists but is not a bridge',
+    );
   });
 
   test("an existing container interface fails with the reference's message (ADD-4)", () => {
     // v1.1.1 (Debian) differs: `container veth name provided (eth0) already exists`; SPEC H-1 follows upstream main
-    expect(() => plan(conf(), v4, view({ containerLinks: [link("eth0", "veth")] }))).toThrow('container veth name ("eth0") peer provided ("veth01020304") already exists');
+    expect(() => plan(conf(), v4, view({ containerLinks: [link("eth0", "veth")] }))).toThrow(
+      'container veth name ("eth0") peer provided ("veth01020304") already exists',
+    );
   });
 
   test("an existing bridge that is up is reused without changes", () => {
@@ -97,21 +137,32 @@ describe("planBridgeAdd", () => {
   });
 
   test("a different IPv4 address on the bridge fails, unless forceAddress replaces it", () => {
-    const v = view({ hostLinks: [link("cni0", "bridge")], gatewayAddrs: [{ dev: "cni0", cidr: "198.18.9.1/24", family: 4, scope: "global" }] });
-    expect(() => plan(conf({ isGateway: true }), v4, v)).toThrow('failed to set bridge addr: "cni0" already has an IP address different from 198.18.0.1/24');
+    const v = view({
+      hostLinks: [link("cni0", "bridge")],
+      gatewayAddrs: [{ dev: "cni0", cidr: "198.18.9.1/24", family: 4, scope: "global" }],
+    });
+    expect(() => plan(conf({ isGateway: true }), v4, v)).toThrow(
+      'failed to set bridge addr: "cni0" already has an IP address different from 198.18.0.1/24',
+    );
     const ops = opsOf(plan(conf({ isGateway: true, forceAddress: true }), v4, v).steps);
     expect(has(ops, { op: "addr.del", dev: "cni0", cidr: "198.18.9.1/24" })).toBe(true);
     expect(has(ops, { op: "addr.add", dev: "cni0", cidr: "198.18.0.1/24" })).toBe(true);
   });
 
   test("non-overlapping IPv6 addresses coexist on the bridge", () => {
-    const v = view({ hostLinks: [link("cni0", "bridge")], gatewayAddrs: [{ dev: "cni0", cidr: "fe80::1/64", family: 6, scope: "link" }] });
+    const v = view({
+      hostLinks: [link("cni0", "bridge")],
+      gatewayAddrs: [{ dev: "cni0", cidr: "fe80::1/64", family: 6, scope: "link" }],
+    });
     const ops = opsOf(plan(conf({ isGateway: true }), dual, v).steps);
     expect(has(ops, { op: "addr.add", dev: "cni0", cidr: "2001:db8::1/64" })).toBe(true);
   });
 
   test("the gateway already on the bridge is not added again", () => {
-    const v = view({ hostLinks: [link("cni0", "bridge")], gatewayAddrs: [{ dev: "cni0", cidr: "198.18.0.1/24", family: 4, scope: "global" }] });
+    const v = view({
+      hostLinks: [link("cni0", "bridge")],
+      gatewayAddrs: [{ dev: "cni0", cidr: "198.18.0.1/24", family: 4, scope: "global" }],
+    });
     expect(has(opsOf(plan(conf({ isGateway: true }), v4, v).steps), { op: "addr.add", dev: "cni0" })).toBe(false);
   });
 
@@ -121,7 +172,9 @@ describe("planBridgeAdd", () => {
     expect(has(ops, { op: "sysctl.set", ns: NS, key: "net.ipv6.conf.eth0.disable_ipv6", value: "0" })).toBe(true);
     // v1.1.1 (Debian) differs: it leaves keep_addr_on_down 0; SPEC H-2 follows upstream main
     expect(has(ops, { op: "sysctl.set", ns: NS, key: "net.ipv6.conf.eth0.keep_addr_on_down", value: "1" })).toBe(true);
-    expect(has(opsOf(plan(conf(), v4).steps), { op: "sysctl.set", key: "net.ipv6.conf.eth0.keep_addr_on_down" })).toBe(false);
+    expect(has(opsOf(plan(conf(), v4).steps), { op: "sysctl.set", key: "net.ipv6.conf.eth0.keep_addr_on_down" })).toBe(
+      false,
+    );
     expect(has(ops, { op: "sysctl.set", ns: NS, key: "net.ipv6.conf.eth0.accept_dad", value: "0" })).toBe(true);
     const dad = opsOf(plan(conf({ enabledad: true }), dual).steps);
     expect(has(dad, { op: "sysctl.set", key: "net.ipv6.conf.eth0.enhanced_dad", value: "1" })).toBe(true);
@@ -130,7 +183,12 @@ describe("planBridgeAdd", () => {
 
   test("lo's disable_ipv6 is restored by the rollback when the ADD changed it", () => {
     const p = plan(conf(), dual, view({ loDisableIpv6: "1" }));
-    expect(undoOf(p.steps)).toContainEqual({ op: "sysctl.set", ns: NS, key: "net.ipv6.conf.lo.disable_ipv6", value: "1" });
+    expect(undoOf(p.steps)).toContainEqual({
+      op: "sysctl.set",
+      ns: NS,
+      key: "net.ipv6.conf.lo.disable_ipv6",
+      value: "1",
+    });
   });
 
   test("a kernel without IPv6 gets no IPv6 sysctls", () => {
@@ -143,7 +201,9 @@ describe("planBridgeAdd", () => {
     expect(has(ops, { op: "bridge-port.set", name: "veth01020304", hairpin: true, isolated: true })).toBe(true);
     expect(has(ops, { op: "bridge.add", mtu: 1400 })).toBe(true);
     expect(has(ops, { op: "veth.add", mtu: 1400 })).toBe(true);
-    expect(has(opsOf(plan(conf({ promiscMode: true })).steps), { op: "link.set", name: "cni0", promisc: true })).toBe(true);
+    expect(has(opsOf(plan(conf({ promiscMode: true })).steps), { op: "link.set", name: "cni0", promisc: true })).toBe(
+      true,
+    );
   });
 
   test("vlan makes an access port and a <bridge>.<vlan> gateway listed in the result", () => {
@@ -180,7 +240,9 @@ describe("planBridgeAdd", () => {
   });
 
   test("the config's DNS replaces the IPAM one, which stays when the config sets none (§8.1 dns)", () => {
-    expect(plan(conf({ dns: { nameservers: ["198.18.0.53"] } }), { ...v4, dns: { domain: "x" } }).result.dns).toEqual({ nameservers: ["198.18.0.53"] });
+    expect(plan(conf({ dns: { nameservers: ["198.18.0.53"] } }), { ...v4, dns: { domain: "x" } }).result.dns).toEqual({
+      nameservers: ["198.18.0.53"],
+    });
     // v1.1.1 (Debian) differs: it drops IPAM's DNS, leaving the result without one; SPEC §8.1 follows upstream main
     expect(plan(conf(), { ...v4, dns: { domain: "x" } }).result.dns).toEqual({ domain: "x" });
     expect(plan(conf({ dns: {} }), { ...v4, dns: { domain: "x" } }).result.dns).toEqual({ domain: "x" });

@@ -69,12 +69,21 @@ function bridgeSteps(input: BridgeAddInput, existing: LinkInfo | undefined): Pla
   const steps: PlanStep[] = [];
   if (existing === undefined) {
     const vlanFiltering = conf.vlan !== 0 || conf.vlanTrunkSet;
-    steps.push(keep({ op: "bridge.add", ns: HOST, name: conf.bridge, ...(conf.mtu > 0 ? { mtu: conf.mtu } : {}), ...(vlanFiltering ? { vlanFiltering } : {}) }));
+    steps.push(
+      keep({
+        op: "bridge.add",
+        ns: HOST,
+        name: conf.bridge,
+        ...(conf.mtu > 0 ? { mtu: conf.mtu } : {}),
+        ...(vlanFiltering ? { vlanFiltering } : {}),
+      }),
+    );
     steps.push(keep({ op: "link.set", ns: HOST, name: conf.bridge, mac: input.bridgeMac }));
     // We own the routes of the bridge.
     if (hasIpv6(input.view.sysctls)) steps.push(keep(sysctlSet(HOST, ifKey("ipv6", conf.bridge, "accept_ra"), "0")));
   }
-  if (conf.promiscMode && existing?.promisc !== true) steps.push(keep({ op: "link.set", ns: HOST, name: conf.bridge, promisc: true }));
+  if (conf.promiscMode && existing?.promisc !== true)
+    steps.push(keep({ op: "link.set", ns: HOST, name: conf.bridge, promisc: true }));
   if (existing?.up !== true) steps.push(keep({ op: "link.set", ns: HOST, name: conf.bridge, up: true }));
   return steps;
 }
@@ -83,7 +92,15 @@ function bridgeSteps(input: BridgeAddInput, existing: LinkInfo | undefined): Pla
 function portSteps(conf: BridgeConfig, port: string, hairpin: boolean, isolated: boolean): PlanStep[] {
   const steps: PlanStep[] = [keep({ op: "link.set", ns: HOST, name: port, master: conf.bridge })];
   if (hairpin || isolated) {
-    steps.push(keep({ op: "bridge-port.set", ns: HOST, name: port, ...(hairpin ? { hairpin } : {}), ...(isolated ? { isolated } : {}) }));
+    steps.push(
+      keep({
+        op: "bridge-port.set",
+        ns: HOST,
+        name: port,
+        ...(hairpin ? { hairpin } : {}),
+        ...(isolated ? { isolated } : {}),
+      }),
+    );
   }
   const trunk = conf.vlans ?? [];
   if ((conf.vlan !== 0 || trunk.length > 0) && !conf.preserveDefaultVlan) {
@@ -95,7 +112,8 @@ function portSteps(conf: BridgeConfig, port: string, hairpin: boolean, isolated:
   for (const vid of trunk) {
     if (vid !== native) steps.push(keep({ op: "bridge-vlan.add", ns: HOST, dev: port, vid }));
   }
-  if (native !== 0) steps.push(keep({ op: "bridge-vlan.add", ns: HOST, dev: port, vid: native, pvid: true, untagged: true }));
+  if (native !== 0)
+    steps.push(keep({ op: "bridge-vlan.add", ns: HOST, dev: port, vid: native, pvid: true, untagged: true }));
   return steps;
 }
 
@@ -144,22 +162,40 @@ export function planBridgeAdd(input: BridgeAddInput): BridgeAddPlan {
     if (input.ipam.dns !== undefined) result.dns = input.ipam.dns;
     const target: IfaceTarget = { netns, ifName, ipv6, loDisableIpv6: view.loDisableIpv6 };
     const ips = ipsFor(result, ifName);
-    steps.push(...containerSysctls(input), ...addressSteps(target, ips), ...routeSteps(target, result.routes ?? [], familyGateways(ips)));
+    steps.push(
+      ...containerSysctls(input),
+      ...addressSteps(target, ips),
+      ...routeSteps(target, result.routes ?? [], familyGateways(ips)),
+    );
     const families = new Set<4 | 6>();
     let dev: GatewayDev | undefined;
     for (const family of [4, 6] as const) {
       for (const gw of calc.gateways[family]) {
         if (dev === undefined) {
-          dev = conf.vlan !== 0 ? { ns: HOST, name: vlanGatewayName(conf), addrs: view.gatewayAddrs, context: "failed to set vlan interface for bridge with addr" } : { ns: HOST, name: conf.bridge, addrs: view.gatewayAddrs, context: "failed to set bridge addr" };
+          dev =
+            conf.vlan !== 0
+              ? {
+                  ns: HOST,
+                  name: vlanGatewayName(conf),
+                  addrs: view.gatewayAddrs,
+                  context: "failed to set vlan interface for bridge with addr",
+                }
+              : { ns: HOST, name: conf.bridge, addrs: view.gatewayAddrs, context: "failed to set bridge addr" };
           if (conf.vlan !== 0) {
             vlanGateway = dev.name;
-            steps.push(...vlanGatewaySteps(input, view.hostLinks.some((l) => l.name === dev?.name)));
+            steps.push(
+              ...vlanGatewaySteps(
+                input,
+                view.hostLinks.some((l) => l.name === dev?.name),
+              ),
+            );
           }
         }
         const added = ensureAddrSteps(dev, gw, conf.forceAddress);
         steps.push(...added);
         // Pin the bridge's MAC so it does not follow its ports' (`ensureAddr`).
-        if (added.length > 0 && conf.vlan === 0 && existing !== undefined) steps.push(keep({ op: "link.set", ns: HOST, name: conf.bridge, mac: existing.mac }));
+        if (added.length > 0 && conf.vlan === 0 && existing !== undefined)
+          steps.push(keep({ op: "link.set", ns: HOST, name: conf.bridge, mac: existing.mac }));
         families.add(family);
       }
     }
@@ -189,7 +225,8 @@ function vlanGatewaySteps(input: BridgeAddInput, exists: boolean): PlanStep[] {
     keep({ op: "veth.add", ns: HOST, name, ...mtu, peer: { name: input.gatewayPeer, ns: HOST, ...mtu } }),
     keep({ op: "link.set", ns: HOST, name: input.gatewayPeer, up: true }),
   ];
-  if (hasIpv6(input.view.sysctls)) steps.push(keep(sysctlSet(HOST, ifKey("ipv6", input.gatewayPeer, "accept_ra"), "0")));
+  if (hasIpv6(input.view.sysctls))
+    steps.push(keep(sysctlSet(HOST, ifKey("ipv6", input.gatewayPeer, "accept_ra"), "0")));
   steps.push(...portSteps({ ...conf, vlans: undefined }, input.gatewayPeer, false, false));
   steps.push(keep({ op: "link.set", ns: HOST, name, up: true }));
   return steps;

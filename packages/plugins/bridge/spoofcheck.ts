@@ -37,7 +37,11 @@ export function planSpoofCheckSetup(hostIface: string, mac: string, refId: strin
   const n = spoofCheckNames(refId);
   const ops: FirewallOp[] = [
     { op: "nft.table.ensure", family: FAMILY, table: TABLE },
-    { op: "nft.chain.ensure", ...at(PREROUTING), base: { type: "filter", hook: "prerouting", priority: -300, policy: "accept" } },
+    {
+      op: "nft.chain.ensure",
+      ...at(PREROUTING),
+      base: { type: "filter", hook: "prerouting", priority: -300, policy: "accept" },
+    },
     { op: "nft.chain.ensure", ...at(n.ifaceChain) },
     { op: "nft.chain.ensure", ...at(n.macChain) },
     { op: "nft.chain.flush", ...at(n.ifaceChain) },
@@ -66,7 +70,12 @@ export function planSpoofCheckTeardown(refId: string): FirewallTx {
 }
 
 /** Installs the spoof check for a host port; fails with the reference's prefix. */
-export async function setupSpoofCheck(firewall: Firewall, hostIface: string, mac: string, refId: string): Promise<void> {
+export async function setupSpoofCheck(
+  firewall: Firewall,
+  hostIface: string,
+  mac: string,
+  refId: string,
+): Promise<void> {
   try {
     await firewall.apply(planSpoofCheckSetup(hostIface, mac, refId));
   } catch (err) {
@@ -90,13 +99,23 @@ export async function teardownSpoofCheck(firewall: Firewall, refId: string): Pro
  * and the MAC chain's return for the recorded MAC and its drop. Returns the problem, or
  * undefined.
  */
-export function checkSpoofCheck(table: readonly NftChainState[] | undefined, mac: string, refId: string): string | undefined {
+export function checkSpoofCheck(
+  table: readonly NftChainState[] | undefined,
+  mac: string,
+  refId: string,
+): string | undefined {
   const n = spoofCheckNames(refId);
   const chain = (name: string) => table?.find((c) => c.name === name)?.rules ?? [];
-  const has = (name: string, rule: (r: string) => boolean) => chain(name).some((r) => r.comment === n.comment && rule(r.rule));
-  if (!has(PREROUTING, (r) => r.endsWith(`jump ${n.ifaceChain}`))) return `spoof-check: no rule in bridge nat ${PREROUTING} jumps to ${n.ifaceChain}`;
-  if (!has(n.ifaceChain, (r) => r === `jump ${n.macChain}`)) return `spoof-check: chain ${n.ifaceChain} does not jump to ${n.macChain}`;
-  if (!has(n.macChain, (r) => r === `ether saddr ${mac.toLowerCase()} return`) || !has(n.macChain, (r) => r === "drop")) {
+  const has = (name: string, rule: (r: string) => boolean) =>
+    chain(name).some((r) => r.comment === n.comment && rule(r.rule));
+  if (!has(PREROUTING, (r) => r.endsWith(`jump ${n.ifaceChain}`)))
+    return `spoof-check: no rule in bridge nat ${PREROUTING} jumps to ${n.ifaceChain}`;
+  if (!has(n.ifaceChain, (r) => r === `jump ${n.macChain}`))
+    return `spoof-check: chain ${n.ifaceChain} does not jump to ${n.macChain}`;
+  if (
+    !has(n.macChain, (r) => r === `ether saddr ${mac.toLowerCase()} return`) ||
+    !has(n.macChain, (r) => r === "drop")
+  ) {
     return `spoof-check: chain ${n.macChain} does not pass only ${mac.toLowerCase()}`;
   }
   return undefined;

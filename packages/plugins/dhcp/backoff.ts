@@ -6,7 +6,14 @@
 import type { Clock } from "./lease.ts";
 
 /** The reference's retry constants (lease.go). */
-export const RESEND = { delay0Ms: 4000, fastDelayMs: 2000, fastMax: 4, jitterMs: 1000, defaultMaxMs: 62_000, defaultTimeoutMs: 208_000 } as const;
+export const RESEND = {
+  delay0Ms: 4000,
+  fastDelayMs: 2000,
+  fastMax: 4,
+  jitterMs: 1000,
+  defaultMaxMs: 62_000,
+  defaultTimeoutMs: 208_000,
+} as const;
 
 /** The error when the retries ran out (daemon.go `errNoMoreTries`). */
 export const NO_MORE_TRIES = "no more tries";
@@ -20,7 +27,13 @@ export interface Backoff {
 }
 
 /** Runs `f` until it succeeds, the budget is spent, `stop` fires, or `fatal` says an error must not be retried. */
-export async function backoffRetry<T>(clock: Clock, b: Backoff, stop: AbortSignal, f: () => Promise<T>, log: (msg: string) => void): Promise<T> {
+export async function backoffRetry<T>(
+  clock: Clock,
+  b: Backoff,
+  stop: AbortSignal,
+  f: () => Promise<T>,
+  log: (msg: string) => void,
+): Promise<T> {
   const deadline = clock.now() + b.resendTimeoutMs;
   const random = b.random ?? Math.random;
   let delay: number = RESEND.delay0Ms;

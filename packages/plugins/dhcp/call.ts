@@ -12,9 +12,20 @@ import { DialError, rpcCall } from "./rpc.ts";
 import { METHODS } from "./wire.ts";
 
 /** Calls `method` on the daemon at `socket` with the plugin's arguments; Allocate's result, or undefined for Release. */
-export async function callDaemon(socket: string, method: keyof typeof METHODS, a: SkelArgs): Promise<Result100 | undefined> {
+export async function callDaemon(
+  socket: string,
+  method: keyof typeof METHODS,
+  a: SkelArgs,
+): Promise<Result100 | undefined> {
   // The daemon may run in another working directory: the netns path must be absolute (main.go).
-  const args = { ContainerID: a.containerID, Netns: resolve(a.netns), IfName: a.ifName, Args: a.args, Path: a.path, StdinData: a.stdinData };
+  const args = {
+    ContainerID: a.containerID,
+    Netns: resolve(a.netns),
+    IfName: a.ifName,
+    Args: a.args,
+    Path: a.path,
+    StdinData: a.stdinData,
+  };
   let reply: unknown;
   try {
     reply = await rpcCall(socket, METHODS[method], CmdArgs, args);

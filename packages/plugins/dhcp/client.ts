@@ -4,7 +4,17 @@
  * {@link Transport} port, each wait retried as nclient4 does (3 sends, the timeout
  * doubling), with no clock of its own beyond the transport's wait.
  */
-import { type DhcpMessage, FLAG_BROADCAST, MessageType, Opt, decodeMessage, encodeMessage, ipBytes, ipString, messageType } from "./packet.ts";
+import {
+  type DhcpMessage,
+  FLAG_BROADCAST,
+  MessageType,
+  Opt,
+  decodeMessage,
+  encodeMessage,
+  ipBytes,
+  ipString,
+  messageType,
+} from "./packet.ts";
 import { DISCOVERY_REQUESTED, clientIdOption } from "./options.ts";
 
 /** Sends and receives DHCP payloads on one interface (the Linux one is `socket.ts`). */
@@ -49,7 +59,18 @@ function base(s: ClientSettings, t: Transport, type: number, xid: number, user =
   options.set(Opt.ClientId, clientIdOption(s.clientId));
   // User options come last so that `provide` can override the client id (options.go).
   if (user) for (const [k, v] of s.options) options.set(k, v);
-  return { op: 1, xid, secs: 0, flags: s.broadcast ? FLAG_BROADCAST : 0, ciaddr: "0.0.0.0", yiaddr: "0.0.0.0", siaddr: "0.0.0.0", giaddr: "0.0.0.0", chaddr: t.hwaddr, options };
+  return {
+    op: 1,
+    xid,
+    secs: 0,
+    flags: s.broadcast ? FLAG_BROADCAST : 0,
+    ciaddr: "0.0.0.0",
+    yiaddr: "0.0.0.0",
+    siaddr: "0.0.0.0",
+    giaddr: "0.0.0.0",
+    chaddr: t.hwaddr,
+    options,
+  };
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
@@ -57,7 +78,12 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 /** Sends `msg` and waits for a reply with its xid and chaddr that `match` accepts; 3 sends, doubling waits. */
-export async function exchange(t: Transport, msg: DhcpMessage, timeoutMs: number, match: (m: DhcpMessage) => boolean): Promise<DhcpMessage> {
+export async function exchange(
+  t: Transport,
+  msg: DhcpMessage,
+  timeoutMs: number,
+  match: (m: DhcpMessage) => boolean,
+): Promise<DhcpMessage> {
   const bytes = encodeMessage(msg);
   let wait = timeoutMs;
   let sendError: Error | undefined;
@@ -79,7 +105,8 @@ export async function exchange(t: Transport, msg: DhcpMessage, timeoutMs: number
       } catch {
         continue; // not a DHCP reply we can read: keep listening
       }
-      if (m.op === 2 && m.xid === msg.xid && sameBytes(m.chaddr, msg.chaddr.subarray(0, m.chaddr.length)) && match(m)) return m;
+      if (m.op === 2 && m.xid === msg.xid && sameBytes(m.chaddr, msg.chaddr.subarray(0, m.chaddr.length)) && match(m))
+        return m;
     }
     wait *= 2;
   }
@@ -103,7 +130,9 @@ function ackOrNak(m: DhcpMessage, server?: string): boolean {
 function checkNak(m: DhcpMessage): DhcpMessage {
   if (messageType(m) !== MessageType.Nak) return m;
   const text = new TextDecoder().decode(m.options.get(Opt.Message) ?? new Uint8Array());
-  throw new NakError(text.length > 0 ? `server rejected request with Nak (msg: ${text})` : "server rejected request with Nak");
+  throw new NakError(
+    text.length > 0 ? `server rejected request with Nak (msg: ${text})` : "server rejected request with Nak",
+  );
 }
 
 /** DISCOVER, OFFER, REQUEST, ACK (SELECTING, RFC 2131 section 4.3.2); the ACK, or NakError. */

@@ -43,7 +43,16 @@ export const DAEMON_USAGE = `usage: cni dhcp daemon [flags]   (also: dhcp daemon
 
 /** Parses Go-style flags (`-x v`, `-x=v`, `--x v`); throws on an unknown flag or a bad value. */
 export function parseDaemonFlags(argv: readonly string[]): DaemonFlags {
-  const f: DaemonFlags = { pidfile: "", hostprefix: "", socketpath: "", statedir: DEFAULT_STATE_DIR, broadcast: false, timeoutMs: 10_000, resendMaxMs: RESEND.defaultMaxMs, resendTimeoutMs: RESEND.defaultTimeoutMs };
+  const f: DaemonFlags = {
+    pidfile: "",
+    hostprefix: "",
+    socketpath: "",
+    statedir: DEFAULT_STATE_DIR,
+    broadcast: false,
+    timeoutMs: 10_000,
+    resendMaxMs: RESEND.defaultMaxMs,
+    resendTimeoutMs: RESEND.defaultTimeoutMs,
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     const m = /^--?([a-z]+)(?:=(.*))?$/.exec(arg);
@@ -53,7 +62,8 @@ export function parseDaemonFlags(argv: readonly string[]): DaemonFlags {
       f.broadcast = m[2] === undefined ? true : m[2] === "true" || m[2] === "1";
       continue;
     }
-    if (!["pidfile", "hostprefix", "socketpath", "statedir", "timeout", "resendmax", "resendtimeout"].includes(name)) throw new Error(`flag provided but not defined: -${name}`);
+    if (!["pidfile", "hostprefix", "socketpath", "statedir", "timeout", "resendmax", "resendtimeout"].includes(name))
+      throw new Error(`flag provided but not defined: -${name}`);
     const value = m[2] ?? argv[++i];
     if (value === undefined) throw new Error(`flag needs an argument: -${name}`);
     if (name === "pidfile" || name === "hostprefix" || name === "socketpath" || name === "statedir") f[name] = value;

@@ -3,7 +3,15 @@
  * `-resendmax 1m2s`), as the reference's flag package reads them.
  */
 
-const UNITS: Readonly<Record<string, number>> = { ns: 1e-6, us: 1e-3, "µs": 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const UNITS: Readonly<Record<string, number>> = {
+  ns: 1e-6,
+  us: 1e-3,
+  µs: 1e-3,
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+};
 
 /** Milliseconds of a Go duration string; throws `invalid duration "x"` as Go does. */
 export function parseGoDuration(text: string): number {

@@ -5,7 +5,11 @@
  */
 import { Reader, concat } from "./gob-wire.ts";
 
-type Wire = { kind: "struct"; fields: [string, number][] } | { kind: "slice" | "array"; elem: number } | { kind: "map"; key: number; elem: number } | { kind: "marshaler" };
+type Wire =
+  | { kind: "struct"; fields: [string, number][] }
+  | { kind: "slice" | "array"; elem: number }
+  | { kind: "map"; key: number; elem: number }
+  | { kind: "marshaler" };
 
 /** Reads values from one gob stream; feed it bytes, take decoded values out. */
 export class GobDecoder {

@@ -13,9 +13,22 @@ export type GobType =
   | { kind: "text"; name: string };
 
 /** The predeclared types and their fixed ids (encoding/gob type.go). */
-export const T = { bool: { kind: "bool" }, int: { kind: "int" }, uint: { kind: "uint" }, bytes: { kind: "bytes" }, string: { kind: "string" } } as const;
+export const T = {
+  bool: { kind: "bool" },
+  int: { kind: "int" },
+  uint: { kind: "uint" },
+  bytes: { kind: "bytes" },
+  string: { kind: "string" },
+} as const;
 /** The fixed ids of the predeclared types. */
-export const BUILTIN_IDS: Readonly<Record<string, number>> = { bool: 1, int: 2, uint: 3, float: 4, bytes: 5, string: 6 };
+export const BUILTIN_IDS: Readonly<Record<string, number>> = {
+  bool: 1,
+  int: 2,
+  uint: 3,
+  float: 4,
+  bytes: 5,
+  string: 6,
+};
 /** The first id the encoder gives a type of its own. */
 export const FIRST_USER_ID = 65;
 

@@ -5,7 +5,8 @@ import { GobDecoder, GobEncoder, T } from "./gob.ts";
 import { fromGoResult, toGoResult } from "./rpc-result.ts";
 import { CmdArgs, Empty, Request, Response, Result } from "./rpc-types.ts";
 
-const fixture = (name: string): Uint8Array => new Uint8Array(Buffer.from(readFileSync(join(import.meta.dir, "fixtures", `${name}.hex`), "utf8").trim(), "hex"));
+const fixture = (name: string): Uint8Array =>
+  new Uint8Array(Buffer.from(readFileSync(join(import.meta.dir, "fixtures", `${name}.hex`), "utf8").trim(), "hex"));
 
 function all(b: Uint8Array): unknown[] {
   const d = new GobDecoder();
@@ -32,7 +33,10 @@ describe("gob as the reference v1.1.1 speaks it (fixtures/capture-rpc.ts)", () =
   test("our encoder writes the reference plugin's call byte for byte (type definitions included)", () => {
     const [, args] = all(fixture("go-rpc-request")) as Record<string, unknown>[];
     const enc = new GobEncoder();
-    const ours = Uint8Array.from([...enc.encode(Request, { ServiceMethod: "DHCP.Allocate", Seq: 0 }), ...enc.encode(CmdArgs, args)]);
+    const ours = Uint8Array.from([
+      ...enc.encode(Request, { ServiceMethod: "DHCP.Allocate", Seq: 0 }),
+      ...enc.encode(CmdArgs, args),
+    ]);
     expect(Buffer.from(ours).toString("hex")).toBe(Buffer.from(fixture("go-rpc-request")).toString("hex"));
   });
 
@@ -55,11 +59,19 @@ describe("gob as the reference v1.1.1 speaks it (fixtures/capture-rpc.ts)", () =
     const sent = {
       cniVersion: "1.1.0",
       ips: [{ address: "198.18.3.7/24", gateway: "198.18.3.1" }, { address: "2001:db8::7/64" }],
-      routes: [{ dst: "198.18.9.0/24", gw: "0.0.0.0", scope: 253, priority: 5 }, { dst: "0.0.0.0/0", gw: "198.18.3.1" }],
+      routes: [
+        { dst: "198.18.9.0/24", gw: "0.0.0.0", scope: 253, priority: 5 },
+        { dst: "0.0.0.0/0", gw: "198.18.3.1" },
+      ],
       dns: { nameservers: ["198.18.3.1"], search: ["example"] },
     };
     const enc = new GobEncoder();
-    const bytes = Uint8Array.from([...enc.encode(Response, { ServiceMethod: "DHCP.Allocate", Seq: 3 }), ...enc.encode(Result, toGoResult(sent)), ...enc.encode(Response, { ServiceMethod: "DHCP.Release", Seq: 4 }), ...enc.encode(Empty, {})]);
+    const bytes = Uint8Array.from([
+      ...enc.encode(Response, { ServiceMethod: "DHCP.Allocate", Seq: 3 }),
+      ...enc.encode(Result, toGoResult(sent)),
+      ...enc.encode(Response, { ServiceMethod: "DHCP.Release", Seq: 4 }),
+      ...enc.encode(Empty, {}),
+    ]);
     const [resp, result, resp2, empty] = all(bytes) as Record<string, unknown>[];
     expect(resp).toEqual({ ServiceMethod: "DHCP.Allocate", Seq: 3 });
     expect(fromGoResult(result as Record<string, unknown>)).toEqual(sent);
@@ -69,7 +81,14 @@ describe("gob as the reference v1.1.1 speaks it (fixtures/capture-rpc.ts)", () =
 
   test("the decoder waits for a whole message and reads large uints and negative ints", () => {
     const enc = new GobEncoder();
-    const t = { kind: "struct", name: "N", fields: [["U", T.uint], ["I", T.int]] } as const;
+    const t = {
+      kind: "struct",
+      name: "N",
+      fields: [
+        ["U", T.uint],
+        ["I", T.int],
+      ],
+    } as const;
     const bytes = enc.encode(t, { U: 300000, I: -129 });
     const d = new GobDecoder();
     d.push(bytes.subarray(0, 5));

@@ -16,7 +16,9 @@ function socketOf(a: CmdArgs): string {
   try {
     return parseDhcpConf(new TextDecoder().decode(a.stdinData)).socketPath;
   } catch (err) {
-    throw new Error(`error obtaining socketPath: ${(err as Error).message.replace("error parsing netconf", "error parsing socket path conf")}`);
+    throw new Error(
+      `error obtaining socketPath: ${(err as Error).message.replace("error parsing netconf", "error parsing socket path conf")}`,
+    );
   }
 }
 
@@ -36,7 +38,12 @@ export const dhcpHandlers: PluginHandlers & { add(a: CmdArgs): Promise<Result> }
 };
 
 /** The dhcp plugin: every spec version, as the reference's `version.All`. */
-export const definition: PluginDefinition = { name: "dhcp", about: "CNI dhcp IPAM plugin (tscni)", versions: VERSIONS, handlers: dhcpHandlers };
+export const definition: PluginDefinition = {
+  name: "dhcp",
+  about: "CNI dhcp IPAM plugin (tscni)",
+  versions: VERSIONS,
+  handlers: dhcpHandlers,
+};
 
 /** The binary's entry for `dhcp`: the plugin, or the daemon when the first argument is `daemon`. */
 export async function main(io: PluginIO & { argv?: readonly string[] }): Promise<number> {

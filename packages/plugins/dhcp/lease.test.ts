@@ -14,7 +14,18 @@ function ack(lease?: number, t1?: number, t2?: number): DhcpMessage {
   if (lease !== undefined) options.set(Opt.LeaseTime, u32(lease));
   if (t1 !== undefined) options.set(Opt.RenewalTime, u32(t1));
   if (t2 !== undefined) options.set(Opt.RebindingTime, u32(t2));
-  return { op: 2, xid: 1, secs: 0, flags: 0, ciaddr: "0.0.0.0", yiaddr: "198.18.5.10", siaddr: "0.0.0.0", giaddr: "0.0.0.0", chaddr: new Uint8Array(6), options };
+  return {
+    op: 2,
+    xid: 1,
+    secs: 0,
+    flags: 0,
+    ciaddr: "0.0.0.0",
+    yiaddr: "198.18.5.10",
+    siaddr: "0.0.0.0",
+    giaddr: "0.0.0.0",
+    chaddr: new Uint8Array(6),
+    options,
+  };
 }
 
 interface Harness {
@@ -31,7 +42,15 @@ interface Harness {
 /** Runs `maintain` on a 100 s lease (T1 50 s, T2 85 s) with scripted outcomes; each failed exchange costs 10 s of fake time. */
 function start(): Harness {
   const clock = new FakeClock();
-  const h = { clock, events: [] as string[], stop: new AbortController(), check: new AbortController(), renewOk: true, rebindOk: true, link: true } as Harness;
+  const h = {
+    clock,
+    events: [] as string[],
+    stop: new AbortController(),
+    check: new AbortController(),
+    renewOk: true,
+    rebindOk: true,
+    link: true,
+  } as Harness;
   const first = ack(100);
   const attempt = async (ok: boolean, what: string): Promise<DhcpMessage> => {
     h.events.push(`${what}@${(clock.now() - 1_000_000) / 1000}`);
@@ -45,10 +64,17 @@ function start(): Harness {
     release: () => void h.events.push("release"),
     linkExists: () => h.link,
     linkDown: () => void h.events.push("down"),
-    committed: (_a: DhcpMessage, t: LeaseTimes) => void h.events.push(`commit expires@${(t.expireAt - 1_000_000) / 1000}`),
+    committed: (_a: DhcpMessage, t: LeaseTimes) =>
+      void h.events.push(`commit expires@${(t.expireAt - 1_000_000) / 1000}`),
     log: () => {},
   };
-  h.done = maintain({ ack: first, times: leaseTimes(first, clock.now()) }, act, clock, h.stop.signal, () => h.check.signal);
+  h.done = maintain(
+    { ack: first, times: leaseTimes(first, clock.now()) },
+    act,
+    clock,
+    h.stop.signal,
+    () => h.check.signal,
+  );
   return h;
 }
 
@@ -116,11 +142,20 @@ describe("backoffRetry (lease.go backoffRetry)", () => {
   test("retries 4 times 2 s apart, then 8 s doubling up to resendmax, and gives up with 'no more tries'", async () => {
     const clock = new FakeClock();
     const at: number[] = [];
-    const run = backoffRetry(clock, { resendMaxMs: 16_000, resendTimeoutMs: 60_000, random: () => 0.5 }, new AbortController().signal, async () => {
-      at.push((clock.now() - 1_000_000) / 1000);
-      throw new Error("no");
-    }, () => {});
-    const outcome = run.then(() => "ok", (e: Error) => e.message);
+    const run = backoffRetry(
+      clock,
+      { resendMaxMs: 16_000, resendTimeoutMs: 60_000, random: () => 0.5 },
+      new AbortController().signal,
+      async () => {
+        at.push((clock.now() - 1_000_000) / 1000);
+        throw new Error("no");
+      },
+      () => {},
+    );
+    const outcome = run.then(
+      () => "ok",
+      (e: Error) => e.message,
+    );
     await clock.advance(120_000);
     // The pause doubles already after the 4th fast retry (lease.go adjusts baseDelay once fastRetryLimit hits 0).
     expect(at).toEqual([0, 2, 4, 6, 8, 16, 32, 48]);
@@ -130,10 +165,16 @@ describe("backoffRetry (lease.go backoffRetry)", () => {
   test("returns the first success", async () => {
     const clock = new FakeClock();
     let n = 0;
-    const run = backoffRetry(clock, { resendMaxMs: 62_000, resendTimeoutMs: 208_000, random: () => 0.5 }, new AbortController().signal, async () => {
-      if (++n < 3) throw new Error("no");
-      return n;
-    }, () => {});
+    const run = backoffRetry(
+      clock,
+      { resendMaxMs: 62_000, resendTimeoutMs: 208_000, random: () => 0.5 },
+      new AbortController().signal,
+      async () => {
+        if (++n < 3) throw new Error("no");
+        return n;
+      },
+      () => {},
+    );
     await clock.advance(10_000);
     expect(await run).toBe(3);
   });

@@ -1,5 +1,12 @@
 import { describe, expect, test } from "bun:test";
-import { classlessRoutes, clientIdOption, clientIdText, maskPrefix, parseOptionName, prepareOptions } from "./options.ts";
+import {
+  classlessRoutes,
+  clientIdOption,
+  clientIdText,
+  maskPrefix,
+  parseOptionName,
+  prepareOptions,
+} from "./options.ts";
 import { Opt } from "./packet.ts";
 
 const text = (b: Uint8Array | undefined): string => new TextDecoder().decode(b);
@@ -11,20 +18,37 @@ describe("the reference's request/provide options and client id", () => {
   });
 
   test("skipDefault drops the default requests, and with nothing requested no list is set", () => {
-    expect([...(prepareOptions("", [], [{ skipDefault: true, option: "host-name" }]).get(Opt.ParameterRequestList) ?? [])]).toEqual([12]);
+    expect([
+      ...(prepareOptions("", [], [{ skipDefault: true, option: "host-name" }]).get(Opt.ParameterRequestList) ?? []),
+    ]).toEqual([12]);
     expect(prepareOptions("", [], [{ skipDefault: true }]).has(Opt.ParameterRequestList)).toBe(false);
   });
 
   test("provide takes a literal value, then a value from CNI_ARGS which wins", () => {
-    const o = prepareOptions("K8S_POD_NAME=web-1;IgnoreUnknown=1", [{ option: "host-name", value: "fixed", fromArg: "K8S_POD_NAME" }, { option: "60", value: "vendor" }], []);
+    const o = prepareOptions(
+      "K8S_POD_NAME=web-1;IgnoreUnknown=1",
+      [
+        { option: "host-name", value: "fixed", fromArg: "K8S_POD_NAME" },
+        { option: "60", value: "vendor" },
+      ],
+      [],
+    );
     expect(text(o.get(Opt.HostName))).toBe("web-1");
     expect(text(o.get(Opt.ClassId))).toBe("vendor");
-    expect(text(prepareOptions("", [{ option: "host-name", value: "fixed", fromArg: "K8S_POD_NAME" }], []).get(Opt.HostName))).toBe("fixed");
+    expect(
+      text(
+        prepareOptions("", [{ option: "host-name", value: "fixed", fromArg: "K8S_POD_NAME" }], []).get(Opt.HostName),
+      ),
+    ).toBe("fixed");
   });
 
   test("an unknown option name or a value over 255 bytes is refused in the reference's words", () => {
-    expect(() => parseOptionName("bogus")).toThrow('Can not parse option "bogus": Can not parse option: strconv.ParseUint: parsing "bogus": invalid syntax');
-    expect(() => prepareOptions("", [{ option: "host-name", value: "x".repeat(256) }], [])).toThrow('value too long for option "host-name"');
+    expect(() => parseOptionName("bogus")).toThrow(
+      'Can not parse option "bogus": Can not parse option: strconv.ParseUint: parsing "bogus": invalid syntax',
+    );
+    expect(() => prepareOptions("", [{ option: "host-name", value: "x".repeat(256) }], [])).toThrow(
+      'value too long for option "host-name"',
+    );
     expect(parseOptionName("routers")).toBe(3);
     expect(parseOptionName("250")).toBe(250);
   });

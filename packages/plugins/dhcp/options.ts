@@ -42,7 +42,9 @@ export function parseOptionName(name: string): number {
   if (known !== undefined) return known;
   if (!/^\d+$/.test(name) || Number(name) > 255) {
     const why = /^\d+$/.test(name) ? "value out of range" : "invalid syntax";
-    throw new Error(`Can not parse option ${JSON.stringify(name)}: Can not parse option: strconv.ParseUint: parsing ${JSON.stringify(name)}: ${why}`);
+    throw new Error(
+      `Can not parse option ${JSON.stringify(name)}: Can not parse option: strconv.ParseUint: parsing ${JSON.stringify(name)}: ${why}`,
+    );
   }
   return Number(name);
 }
@@ -52,7 +54,11 @@ export function parseOptionName(name: string): number {
  * provided values (literal, then from CNI_ARGS), then the parameter request list.
  * Later entries for the same code win (the Go code `Update`s them in order).
  */
-export function prepareOptions(cniArgs: string, provide: readonly ProvideOption[], request: readonly RequestOption[]): Map<number, Uint8Array> {
+export function prepareOptions(
+  cniArgs: string,
+  provide: readonly ProvideOption[],
+  request: readonly RequestOption[],
+): Map<number, Uint8Array> {
   const args = new Map<string, string>();
   for (const pair of cniArgs.split(";")) {
     const at = pair.indexOf("=");
@@ -63,12 +69,16 @@ export function prepareOptions(cniArgs: string, provide: readonly ProvideOption[
   for (const p of provide) {
     const code = parseOptionName(p.option);
     if (p.value !== undefined && p.value.length > 0) {
-      if (p.value.length > 255) throw new Error(`value too long for option ${JSON.stringify(p.option)}: ${JSON.stringify(p.value)}`);
+      if (p.value.length > 255)
+        throw new Error(`value too long for option ${JSON.stringify(p.option)}: ${JSON.stringify(p.value)}`);
       out.set(code, enc.encode(p.value));
     }
     const fromArg = p.fromArg === undefined ? undefined : args.get(p.fromArg);
     if (fromArg !== undefined) {
-      if (fromArg.length > 255) throw new Error(`value too long for option ${JSON.stringify(p.option)} from CNI_ARGS ${JSON.stringify(p.fromArg)}: ${JSON.stringify(p.value ?? "")}`);
+      if (fromArg.length > 255)
+        throw new Error(
+          `value too long for option ${JSON.stringify(p.option)} from CNI_ARGS ${JSON.stringify(p.fromArg)}: ${JSON.stringify(p.value ?? "")}`,
+        );
       out.set(code, enc.encode(fromArg));
     }
   }
@@ -99,9 +109,10 @@ export function clientIdOption(id: string): Uint8Array {
 /** Prefix length of a netmask option; undefined when it is not a contiguous mask. */
 export function maskPrefix(mask: Uint8Array | undefined): number | undefined {
   if (mask?.length !== 4) return undefined;
-  const n = ((mask[0] as number) << 24) | ((mask[1] as number) << 16) | ((mask[2] as number) << 8) | (mask[3] as number);
+  const n =
+    ((mask[0] as number) << 24) | ((mask[1] as number) << 16) | ((mask[2] as number) << 8) | (mask[3] as number);
   const bits = (n >>> 0).toString(2).padStart(32, "0");
-  return /^1*0*$/.test(bits) ? bits.indexOf("0") === -1 ? 32 : bits.indexOf("0") : undefined;
+  return /^1*0*$/.test(bits) ? (bits.indexOf("0") === -1 ? 32 : bits.indexOf("0")) : undefined;
 }
 
 function classfulPrefix(first: number): number | undefined {
@@ -122,14 +133,21 @@ export function classlessRoutes(v: Uint8Array): Route[] {
     const dst = new Uint8Array(4);
     dst.set(v.subarray(i + 1, i + 1 + octets));
     const gw = ipString(v, i + 1 + octets);
-    out.push(gw === "0.0.0.0" ? { dst: `${ipString(dst)}/${width}`, gw, scope: 253 } : { dst: `${ipString(dst)}/${width}`, gw });
+    out.push(
+      gw === "0.0.0.0"
+        ? { dst: `${ipString(dst)}/${width}`, gw, scope: 253 }
+        : { dst: `${ipString(dst)}/${width}`, gw },
+    );
     i += 1 + octets + 4;
   }
   return out;
 }
 
 /** The address, gateway and routes an ACK gives (lease.go IPNet, Gateway, Routes). */
-export function leaseResult(ack: DhcpMessage, priority: number): { address: string; gateway?: string; routes: Route[] } {
+export function leaseResult(
+  ack: DhcpMessage,
+  priority: number,
+): { address: string; gateway?: string; routes: Route[] } {
   const prefix = maskPrefix(ack.options.get(Opt.SubnetMask));
   if (prefix === undefined) throw new Error("DHCP option Subnet Mask not found in DHCPACK");
   const gateway = optIPs(ack, Opt.Router)[0];

@@ -3,9 +3,20 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type ClientSettings, type Transport, requestLease } from "./client.ts";
 import { clientIdOption, leaseResult, prepareOptions } from "./options.ts";
-import { FLAG_BROADCAST, MessageType, Opt, decodeMessage, encodeMessage, ipString, messageType, optIPs, optU32 } from "./packet.ts";
+import {
+  FLAG_BROADCAST,
+  MessageType,
+  Opt,
+  decodeMessage,
+  encodeMessage,
+  ipString,
+  messageType,
+  optIPs,
+  optU32,
+} from "./packet.ts";
 
-const fixture = (name: string): Uint8Array => new Uint8Array(Buffer.from(readFileSync(join(import.meta.dir, "fixtures", `${name}.hex`), "utf8").trim(), "hex"));
+const fixture = (name: string): Uint8Array =>
+  new Uint8Array(Buffer.from(readFileSync(join(import.meta.dir, "fixtures", `${name}.hex`), "utf8").trim(), "hex"));
 
 describe("the DHCPv4 codec on packets captured from dnsmasq 2.90 (fixtures/capture.ts)", () => {
   test("decodeMessage reads dnsmasq's ACK: type, server id, lease times, mask, router and option 121", () => {
@@ -51,7 +62,9 @@ describe("the DHCPv4 codec on packets captured from dnsmasq 2.90 (fixtures/captu
       const raw = fixture(name);
       const again = encodeMessage(decodeMessage(raw));
       // dnsmasq pads after END with zeros (and may be longer than 300): compare up to END.
-      expect(Buffer.from(again.subarray(0, raw.length)).toString("hex")).toBe(Buffer.from(raw.subarray(0, again.length)).toString("hex"));
+      expect(Buffer.from(again.subarray(0, raw.length)).toString("hex")).toBe(
+        Buffer.from(raw.subarray(0, again.length)).toString("hex"),
+      );
     }
   });
 
@@ -59,11 +72,25 @@ describe("the DHCPv4 codec on packets captured from dnsmasq 2.90 (fixtures/captu
     const discover = decodeMessage(fixture("tscni-discover"));
     const replies = [fixture("dnsmasq-offer"), fixture("dnsmasq-ack")];
     const sent: Uint8Array[] = [];
-    const t: Transport = { hwaddr: discover.chaddr, send: (p) => void sent.push(p), recv: async () => replies.shift(), linkExists: () => true, close: () => {} };
-    const s: ClientSettings = { clientId: "fixture/net/eth0", options: prepareOptions("", [], [{ option: "121" }]), broadcast: false, timeoutMs: 10, xid: () => 0x1234abcd };
+    const t: Transport = {
+      hwaddr: discover.chaddr,
+      send: (p) => void sent.push(p),
+      recv: async () => replies.shift(),
+      linkExists: () => true,
+      close: () => {},
+    };
+    const s: ClientSettings = {
+      clientId: "fixture/net/eth0",
+      options: prepareOptions("", [], [{ option: "121" }]),
+      broadcast: false,
+      timeoutMs: 10,
+      xid: () => 0x1234abcd,
+    };
     const ack = await requestLease(t, s);
     expect(messageType(ack)).toBe(MessageType.Ack);
-    expect(sent.map((p) => Buffer.from(p).toString("hex"))).toEqual([fixture("tscni-discover"), fixture("tscni-request")].map((p) => Buffer.from(p).toString("hex")));
+    expect(sent.map((p) => Buffer.from(p).toString("hex"))).toEqual(
+      [fixture("tscni-discover"), fixture("tscni-request")].map((p) => Buffer.from(p).toString("hex")),
+    );
     const req = decodeMessage(sent[1] as Uint8Array);
     expect(req.options.get(Opt.ClientId)).toEqual(clientIdOption("fixture/net/eth0"));
     expect(ipString(req.options.get(Opt.RequestedIP) as Uint8Array)).toBe(ack.yiaddr);
@@ -75,8 +102,20 @@ describe("the DHCPv4 codec on packets captured from dnsmasq 2.90 (fixtures/captu
     const discover = decodeMessage(fixture("tscni-discover"));
     const replies = [fixture("dnsmasq-offer"), fixture("dnsmasq-ack")];
     const sent: Uint8Array[] = [];
-    const t: Transport = { hwaddr: discover.chaddr, send: (p) => void sent.push(p), recv: async () => replies.shift(), linkExists: () => true, close: () => {} };
-    const s: ClientSettings = { clientId: "fixture/net/eth0", options: new Map(), broadcast: true, timeoutMs: 10, xid: () => 0x1234abcd };
+    const t: Transport = {
+      hwaddr: discover.chaddr,
+      send: (p) => void sent.push(p),
+      recv: async () => replies.shift(),
+      linkExists: () => true,
+      close: () => {},
+    };
+    const s: ClientSettings = {
+      clientId: "fixture/net/eth0",
+      options: new Map(),
+      broadcast: true,
+      timeoutMs: 10,
+      xid: () => 0x1234abcd,
+    };
     const ack = await requestLease(t, s);
     releaseLease(t, s, ack);
     expect(sent.map((p) => decodeMessage(p).flags & FLAG_BROADCAST)).toEqual([FLAG_BROADCAST, FLAG_BROADCAST, 0]);
@@ -93,8 +132,20 @@ describe("the DHCPv4 codec on packets captured from dnsmasq 2.90 (fixtures/captu
     nak.options.set(Opt.Message, new TextEncoder().encode("wrong network"));
     const replies = [offer, encodeMessage(nak)];
     const discover = decodeMessage(fixture("tscni-discover"));
-    const t: Transport = { hwaddr: discover.chaddr, send: () => {}, recv: async () => replies.shift(), linkExists: () => true, close: () => {} };
-    const s: ClientSettings = { clientId: "x", options: new Map(), broadcast: true, timeoutMs: 10, xid: () => 0x1234abcd };
+    const t: Transport = {
+      hwaddr: discover.chaddr,
+      send: () => {},
+      recv: async () => replies.shift(),
+      linkExists: () => true,
+      close: () => {},
+    };
+    const s: ClientSettings = {
+      clientId: "x",
+      options: new Map(),
+      broadcast: true,
+      timeoutMs: 10,
+      xid: () => 0x1234abcd,
+    };
     await expect(requestLease(t, s)).rejects.toThrow("server rejected request with Nak (msg: wrong network)");
   });
 
@@ -103,9 +154,23 @@ describe("the DHCPv4 codec on packets captured from dnsmasq 2.90 (fixtures/captu
     const other = decodeMessage(fixture("dnsmasq-offer"));
     other.xid = 1;
     const replies = [encodeMessage(other)];
-    const t: Transport = { hwaddr: discover.chaddr, send: () => {}, recv: async () => replies.shift(), linkExists: () => true, close: () => {} };
-    const s: ClientSettings = { clientId: "x", options: new Map(), broadcast: false, timeoutMs: 5, xid: () => 0x1234abcd };
-    await expect(requestLease(t, s)).rejects.toThrow("unable to receive an offer: got an error while the discovery request: no matching response packet received");
+    const t: Transport = {
+      hwaddr: discover.chaddr,
+      send: () => {},
+      recv: async () => replies.shift(),
+      linkExists: () => true,
+      close: () => {},
+    };
+    const s: ClientSettings = {
+      clientId: "x",
+      options: new Map(),
+      broadcast: false,
+      timeoutMs: 5,
+      xid: () => 0x1234abcd,
+    };
+    await expect(requestLease(t, s)).rejects.toThrow(
+      "unable to receive an offer: got an error while the discovery request: no matching response packet received",
+    );
   });
 
   test("encodeMessage splits an option longer than 255 bytes into several (RFC 3396) and decode joins them", () => {

@@ -6,7 +6,16 @@
  */
 
 /** DHCP message types (option 53). */
-export const MessageType = { Discover: 1, Offer: 2, Request: 3, Decline: 4, Ack: 5, Nak: 6, Release: 7, Inform: 8 } as const;
+export const MessageType = {
+  Discover: 1,
+  Offer: 2,
+  Request: 3,
+  Decline: 4,
+  Ack: 5,
+  Nak: 6,
+  Release: 7,
+  Inform: 8,
+} as const;
 
 /** Option codes this client reads or writes. */
 export const Opt = {
@@ -63,7 +72,8 @@ export function ipString(b: Uint8Array, at = 0): string {
 /** 4 bytes from a dotted quad; throws on anything else. */
 export function ipBytes(ip: string): Uint8Array {
   const parts = ip.split(".").map(Number);
-  if (parts.length !== 4 || parts.some((p) => !Number.isInteger(p) || p < 0 || p > 255)) throw new Error(`invalid IPv4 address "${ip}"`);
+  if (parts.length !== 4 || parts.some((p) => !Number.isInteger(p) || p < 0 || p > 255))
+    throw new Error(`invalid IPv4 address "${ip}"`);
   return Uint8Array.from(parts);
 }
 

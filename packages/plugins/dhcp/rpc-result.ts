@@ -48,8 +48,20 @@ function fromIPNet(n: GoIPNet | undefined): string {
  */
 export function toGoResult(r: Result100): Record<string, unknown> {
   return {
-    IPs: (r.ips ?? []).map((ip) => ({ Interface: ip.interface, Address: toIPNet(ip.address), Gateway: ipBytes(ip.gateway) })),
-    Routes: (r.routes ?? []).map((rt) => ({ Dst: toIPNet(rt.dst), GW: ipBytes(rt.gw), MTU: rt.mtu, AdvMSS: rt.advmss, Priority: rt.priority, Table: rt.table, Scope: rt.scope })),
+    IPs: (r.ips ?? []).map((ip) => ({
+      Interface: ip.interface,
+      Address: toIPNet(ip.address),
+      Gateway: ipBytes(ip.gateway),
+    })),
+    Routes: (r.routes ?? []).map((rt) => ({
+      Dst: toIPNet(rt.dst),
+      GW: ipBytes(rt.gw),
+      MTU: rt.mtu,
+      AdvMSS: rt.advmss,
+      Priority: rt.priority,
+      Table: rt.table,
+      Scope: rt.scope,
+    })),
     DNS: { Nameservers: r.dns?.nameservers, Domain: r.dns?.domain, Search: r.dns?.search, Options: r.dns?.options },
   };
 }

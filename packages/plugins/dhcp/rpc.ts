@@ -39,7 +39,8 @@ export async function rpcCall(socket: string, method: string, argsType: GobType,
       const end = headerEnd(head);
       if (end < 0) return;
       const status = new TextDecoder().decode(head.subarray(0, end)).split(/\r?\n/)[0] ?? "";
-      if (!status.includes("200 Connected to Go RPC")) return settle?.fail(new Error(`unexpected HTTP response: ${status.replace(/^HTTP\/\d\.\d /, "")}`));
+      if (!status.includes("200 Connected to Go RPC"))
+        return settle?.fail(new Error(`unexpected HTTP response: ${status.replace(/^HTTP\/\d\.\d /, "")}`));
       connected = true;
       // Only now: Go's server hijacks the connection and drops what its HTTP reader buffered.
       sendCall();
@@ -70,10 +71,15 @@ export async function rpcCall(socket: string, method: string, argsType: GobType,
     });
   } catch (err) {
     const code = (err as { code?: string }).code;
-    throw new DialError(`dial unix ${socket}: connect: ${code === "ENOENT" ? "no such file or directory" : code === "EACCES" ? "permission denied" : "connection refused"}`);
+    throw new DialError(
+      `dial unix ${socket}: connect: ${code === "ENOENT" ? "no such file or directory" : code === "EACCES" ? "permission denied" : "connection refused"}`,
+    );
   }
   try {
-    const call = Uint8Array.from([...enc.encode(Request, { ServiceMethod: method, Seq: 0 }), ...enc.encode(argsType, args)]);
+    const call = Uint8Array.from([
+      ...enc.encode(Request, { ServiceMethod: method, Seq: 0 }),
+      ...enc.encode(argsType, args),
+    ]);
     sendCall = () => void sock.write(call);
     sock.write(CONNECT);
     return await done;
@@ -109,7 +115,9 @@ export function serveRpc(socket: string, methods: Readonly<Record<string, RpcMet
           if (end < 0) return;
           const line = new TextDecoder().decode(c.head.subarray(0, end)).split(/\r?\n/)[0] ?? "";
           if (!line.startsWith("CONNECT ")) {
-            s.end("HTTP/1.0 405 Method Not Allowed\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n405 must CONNECT\n");
+            s.end(
+              "HTTP/1.0 405 Method Not Allowed\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n405 must CONNECT\n",
+            );
             return;
           }
           c.connected = true;
@@ -134,7 +142,12 @@ export function serveRpc(socket: string, methods: Readonly<Record<string, RpcMet
           const seq = Number(header.Seq ?? 0);
           const m = methods[name];
           const reply = (error: string, type: GobType, value: unknown): void => {
-            s.write(Uint8Array.from([...c.enc.encode(Response, { ServiceMethod: name, Seq: seq, Error: error }), ...c.enc.encode(type, value)]));
+            s.write(
+              Uint8Array.from([
+                ...c.enc.encode(Response, { ServiceMethod: name, Seq: seq, Error: error }),
+                ...c.enc.encode(type, value),
+              ]),
+            );
           };
           if (m === undefined) {
             reply(`rpc: can't find method ${name}`, Empty, {});

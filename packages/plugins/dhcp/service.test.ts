@@ -18,10 +18,15 @@ function fakeServer(): { open: OpenTransport; seen: string[] } {
       send(p) {
         const m = decodeMessage(p);
         const type = messageType(m);
-        seen.push(`${netns}/${ifName} ${Object.keys(MessageType).find((k) => MessageType[k as keyof typeof MessageType] === type)}`);
+        seen.push(
+          `${netns}/${ifName} ${Object.keys(MessageType).find((k) => MessageType[k as keyof typeof MessageType] === type)}`,
+        );
         if (type === MessageType.Release) return;
         const reply: DhcpMessage = { ...m, op: 2, yiaddr: "198.18.40.10", options: new Map() };
-        reply.options.set(Opt.MessageType, Uint8Array.of(type === MessageType.Discover ? MessageType.Offer : MessageType.Ack));
+        reply.options.set(
+          Opt.MessageType,
+          Uint8Array.of(type === MessageType.Discover ? MessageType.Offer : MessageType.Ack),
+        );
         reply.options.set(Opt.ServerId, ipBytes("198.18.40.1"));
         reply.options.set(Opt.SubnetMask, ipBytes("255.255.255.0"));
         reply.options.set(Opt.Router, ipBytes("198.18.40.1"));
@@ -44,10 +49,26 @@ afterEach(() => {
 });
 
 function service(open: OpenTransport, stateDir: string, clock = new FakeClock()): DhcpService {
-  return new DhcpService({ hostPrefix: "", broadcast: false, timeoutMs: 5, backoff: { resendMaxMs: 1000, resendTimeoutMs: 5000 }, stateDir, open, clock, log: () => {} });
+  return new DhcpService({
+    hostPrefix: "",
+    broadcast: false,
+    timeoutMs: 5,
+    backoff: { resendMaxMs: 1000, resendTimeoutMs: 5000 },
+    stateDir,
+    open,
+    clock,
+    log: () => {},
+  });
 }
 
-const req = (containerID: string): DaemonRequest => ({ containerID, netns: "/var/run/netns/c", ifName: "eth0", args: "", path: "", stdinData: JSON.stringify({ cniVersion: "1.0.0", name: "n", ipam: { type: "dhcp", priority: 9 } }) });
+const req = (containerID: string): DaemonRequest => ({
+  containerID,
+  netns: "/var/run/netns/c",
+  ifName: "eth0",
+  args: "",
+  path: "",
+  stdinData: JSON.stringify({ cniVersion: "1.0.0", name: "n", ipam: { type: "dhcp", priority: 9 } }),
+});
 
 describe("the daemon's leases (DHCP.Allocate and DHCP.Release)", () => {
   test("Allocate acquires once per attachment and answers with address, gateway and prioritised routes", async () => {
@@ -56,7 +77,11 @@ describe("the daemon's leases (DHCP.Allocate and DHCP.Release)", () => {
     const { open, seen } = fakeServer();
     const s = service(open, join(dir, "state"));
     const r = await s.allocate(req("c1"));
-    expect(r).toEqual({ cniVersion: "1.1.0", ips: [{ address: "198.18.40.10/24", gateway: "198.18.40.1" }], routes: [{ dst: "0.0.0.0/0", gw: "198.18.40.1", priority: 9 }] });
+    expect(r).toEqual({
+      cniVersion: "1.1.0",
+      ips: [{ address: "198.18.40.10/24", gateway: "198.18.40.1" }],
+      routes: [{ dst: "0.0.0.0/0", gw: "198.18.40.1", priority: 9 }],
+    });
     await s.allocate(req("c1")); // a repeated ADD or a CHECK: the same lease
     expect(seen).toEqual(["/var/run/netns/c/eth0 Discover", "/var/run/netns/c/eth0 Request"]);
     expect(s.held()).toEqual(["c1/n/eth0"]);
@@ -80,7 +105,8 @@ describe("the daemon's leases (DHCP.Allocate and DHCP.Release)", () => {
     await a.shutdown();
     expect(readdirSync(state)).toHaveLength(2); // shutdown keeps the records
     const second = fakeServer();
-    const open: OpenTransport = (netns, ifName) => (netns.endsWith("gone") ? Promise.reject(new Error("netns gone")) : second.open(netns, ifName));
+    const open: OpenTransport = (netns, ifName) =>
+      netns.endsWith("gone") ? Promise.reject(new Error("netns gone")) : second.open(netns, ifName);
     const b = service(open, state);
     expect(await b.resume()).toBe(1);
     expect(b.held()).toEqual(["c1/n/eth0"]);

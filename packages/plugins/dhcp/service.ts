@@ -50,7 +50,10 @@ export class DhcpService {
   #serial<T>(id: string, f: () => Promise<T>): Promise<T> {
     const prev = this.#queues.get(id) ?? Promise.resolve();
     const next = prev.then(f, f);
-    this.#queues.set(id, next.catch(() => undefined));
+    this.#queues.set(
+      id,
+      next.catch(() => undefined),
+    );
     return next;
   }
 
@@ -75,7 +78,13 @@ export class DhcpService {
         const t = await this.o.open(netns, req.ifName);
         let ack: DhcpMessage;
         try {
-          ack = await backoffRetry(this.o.clock, this.o.backoff, new AbortController().signal, () => requestLease(t, settings), (m) => this.o.log(`${id}: ${m}`));
+          ack = await backoffRetry(
+            this.o.clock,
+            this.o.backoff,
+            new AbortController().signal,
+            () => requestLease(t, settings),
+            (m) => this.o.log(`${id}: ${m}`),
+          );
         } catch (err) {
           t.close();
           throw err;
@@ -85,7 +94,11 @@ export class DhcpService {
         l = this.#start(id, { netns, ifName: req.ifName, settings, ack, times, transport: t });
       }
       const got = leaseResult(l.ack, conf.priority);
-      return { cniVersion: "1.1.0", ips: [{ address: got.address, ...(got.gateway === undefined ? {} : { gateway: got.gateway }) }], routes: got.routes };
+      return {
+        cniVersion: "1.1.0",
+        ips: [{ address: got.address, ...(got.gateway === undefined ? {} : { gateway: got.gateway }) }],
+        routes: got.routes,
+      };
     });
   }
 
@@ -106,7 +119,9 @@ export class DhcpService {
   /** Picks up the persisted leases of a previous run; a lease whose namespace or link is gone is forgotten. */
   async resume(): Promise<number> {
     let n = 0;
-    for (const s of loadLeases(this.o.stateDir, (f, why) => this.o.log(`skipping unreadable lease record ${f}: ${why}`))) {
+    for (const s of loadLeases(this.o.stateDir, (f, why) =>
+      this.o.log(`skipping unreadable lease record ${f}: ${why}`),
+    )) {
       let t: Transport & { setUp(up: boolean): void };
       try {
         t = await this.o.open(s.netns, s.ifName);
@@ -131,21 +146,50 @@ export class DhcpService {
     this.#leases.clear();
   }
 
-  #settings(clientId: string, options: Map<number, Uint8Array>, broadcast: boolean): ClientSettings & { options: Map<number, Uint8Array> } {
+  #settings(
+    clientId: string,
+    options: Map<number, Uint8Array>,
+    broadcast: boolean,
+  ): ClientSettings & { options: Map<number, Uint8Array> } {
     return { clientId, options, broadcast, timeoutMs: this.o.timeoutMs };
   }
 
-  #start(id: string, s: { netns: string; ifName: string; settings: ClientSettings & { options: Map<number, Uint8Array> }; ack: DhcpMessage; times: LeaseTimes; transport: Transport & { setUp(up: boolean): void } }): Running {
+  #start(
+    id: string,
+    s: {
+      netns: string;
+      ifName: string;
+      settings: ClientSettings & { options: Map<number, Uint8Array> };
+      ack: DhcpMessage;
+      times: LeaseTimes;
+      transport: Transport & { setUp(up: boolean): void };
+    },
+  ): Running {
     const record = (ack: DhcpMessage, times: LeaseTimes): void => {
-      const saved: SavedLease = { clientId: id, netns: s.netns, ifName: s.ifName, options: encodeOptions(s.settings.options), broadcast: s.settings.broadcast, ack: Buffer.from(encodeMessage(ack)).toString("base64"), ...times };
+      const saved: SavedLease = {
+        clientId: id,
+        netns: s.netns,
+        ifName: s.ifName,
+        options: encodeOptions(s.settings.options),
+        broadcast: s.settings.broadcast,
+        ack: Buffer.from(encodeMessage(ack)).toString("base64"),
+        ...times,
+      };
       saveLease(this.o.stateDir, saved);
     };
     record(s.ack, s.times);
     const stop = new AbortController();
-    const running: Running = { ack: s.ack, stop, check: new AbortController(), transport: s.transport, done: Promise.resolve("bound") };
+    const running: Running = {
+      ack: s.ack,
+      stop,
+      check: new AbortController(),
+      transport: s.transport,
+      done: Promise.resolve("bound"),
+    };
     const t = s.transport;
     const log = (m: string): void => this.o.log(`${id}: ${m}`);
-    const retry = <T>(f: () => Promise<T>): Promise<T> => backoffRetry(this.o.clock, this.o.backoff, stop.signal, f, log);
+    const retry = <T>(f: () => Promise<T>): Promise<T> =>
+      backoffRetry(this.o.clock, this.o.backoff, stop.signal, f, log);
     running.done = maintain(
       { ack: s.ack, times: s.times },
       {

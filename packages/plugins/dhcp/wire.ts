@@ -32,7 +32,14 @@ export interface DaemonRequest {
 /** The decoded CmdArgs as a request; throws a valibot error on a malformed one. */
 export function toDaemonRequest(raw: unknown): DaemonRequest {
   const a = v.parse(CmdArgsSchema, raw);
-  return { containerID: a.ContainerID, netns: a.Netns, ifName: a.IfName, args: a.Args, path: a.Path, stdinData: new TextDecoder().decode(a.StdinData) };
+  return {
+    containerID: a.ContainerID,
+    netns: a.Netns,
+    ifName: a.IfName,
+    args: a.Args,
+    path: a.Path,
+    stdinData: new TextDecoder().decode(a.StdinData),
+  };
 }
 
 /** The daemon's two methods, by their Go names. */

@@ -16,7 +16,8 @@ export function checkDummy(ifName: string, netns: string, prev: Result100, view:
   const link = view.link;
   if (link === undefined) return `Container Interface name in prevResult: ${cont.name} not found`;
   if (link.kind !== "dummy") return `Error: Container interface ${link.name} not of type dummy`;
-  if (cont.mac !== "" && cont.mac !== link.mac) return `Interface ${cont.name} Mac ${cont.mac} doesn't match container Mac: ${link.mac}`;
+  if (cont.mac !== "" && cont.mac !== link.mac)
+    return `Interface ${cont.name} Mac ${cont.mac} doesn't match container Mac: ${link.mac}`;
   if (!link.up) return `Interface ${cont.name} is down`;
   return checkInterfaceIps(ifName, prev.ips ?? [], view.addrs, view.routes);
 }

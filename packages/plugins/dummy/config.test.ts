@@ -4,7 +4,11 @@ import { parseDummyConfig, requireIpam } from "./config.ts";
 
 describe("the dummy config", () => {
   test("reads the IPAM type", () => {
-    expect(parseDummyConfig({ cniVersion: "1.0.0", name: "d", type: "dummy", ipam: { type: "host-local" } })).toEqual({ cniVersion: "1.0.0", name: "d", ipamType: "host-local" });
+    expect(parseDummyConfig({ cniVersion: "1.0.0", name: "d", type: "dummy", ipam: { type: "host-local" } })).toEqual({
+      cniVersion: "1.0.0",
+      name: "d",
+      ipamType: "host-local",
+    });
   });
 
   test("ADD and CHECK need IPAM: the reference's message with code 7", () => {

@@ -35,7 +35,11 @@ async function check(ports: PluginPorts, a: CmdArgs): Promise<void> {
   await requireNetns(ports.kernel, a.netns);
   await ports.ipam(conf.ipamType, a).check();
   const prev = prevResultOf(a, "dummy: Required prevResult missing");
-  const [link, addrs, routes] = await Promise.all([ports.kernel.link(a.netns, a.ifName), ports.kernel.addresses(a.netns), ports.kernel.routes(a.netns)]);
+  const [link, addrs, routes] = await Promise.all([
+    ports.kernel.link(a.netns, a.ifName),
+    ports.kernel.addresses(a.netns),
+    ports.kernel.routes(a.netns),
+  ]);
   const problem = checkDummy(a.ifName, a.netns, prev, { link, addrs, routes });
   if (problem !== undefined) throw new Error(problem);
 }

@@ -50,7 +50,12 @@ export function parseFirewallConfig(config: { cniVersion: string; prevResult?: u
     c = parseWith(Schema, config);
   } catch (err) {
     // The shared Go-unmarshal message names bridge's struct; ours is FirewallNetConf.
-    if (err instanceof CniError) throw new CniError(err.code, err.msg.replace("Go struct field NetConf.", "Go struct field FirewallNetConf."), err.details);
+    if (err instanceof CniError)
+      throw new CniError(
+        err.code,
+        err.msg.replace("Go struct field NetConf.", "Go struct field FirewallNetConf."),
+        err.details,
+      );
     throw err;
   }
   const backend = c.backend === "iptables" || c.backend === "firewalld" ? c.backend : "auto";

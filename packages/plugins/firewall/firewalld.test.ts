@@ -1,18 +1,43 @@
 import { describe, expect, test } from "bun:test";
 import { fakeFirewalld } from "../testing/fake-dbus.ts";
-import { busctlArgs, firewalldAdd, firewalldCheck, firewalldDel, firewalldRunning, nameOwnerCall, zoneCall } from "./firewalld.ts";
+import {
+  busctlArgs,
+  firewalldAdd,
+  firewalldCheck,
+  firewalldDel,
+  firewalldRunning,
+  nameOwnerCall,
+  zoneCall,
+} from "./firewalld.ts";
 import { systemBusSocket } from "./real-dbus.ts";
 
 describe("firewalld D-Bus calls", () => {
   test("the running check asks the bus who owns org.fedoraproject.FirewallD1, as isFirewalldRunning", () => {
     expect(busctlArgs(nameOwnerCall())).toEqual([
-      "busctl", "--system", "call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner", "s", "org.fedoraproject.FirewallD1",
+      "busctl",
+      "--system",
+      "call",
+      "org.freedesktop.DBus",
+      "/org/freedesktop/DBus",
+      "org.freedesktop.DBus",
+      "GetNameOwner",
+      "s",
+      "org.fedoraproject.FirewallD1",
     ]);
   });
 
   test("zone calls go to the zone interface with the zone and the host CIDR as two strings", () => {
     expect(busctlArgs(zoneCall("addSource", "trusted", "198.18.0.5/32"))).toEqual([
-      "busctl", "--system", "call", "org.fedoraproject.FirewallD1", "/org/fedoraproject/FirewallD1", "org.fedoraproject.FirewallD1.zone", "addSource", "ss", "trusted", "198.18.0.5/32",
+      "busctl",
+      "--system",
+      "call",
+      "org.fedoraproject.FirewallD1",
+      "/org/fedoraproject/FirewallD1",
+      "org.fedoraproject.FirewallD1.zone",
+      "addSource",
+      "ss",
+      "trusted",
+      "198.18.0.5/32",
     ]);
     expect(zoneCall("removeSource", "internal", "2001:db8::5/128").member).toBe("removeSource");
     expect(zoneCall("querySource", "internal", "2001:db8::5/128").args).toEqual(["internal", "2001:db8::5/128"]);
@@ -52,7 +77,9 @@ describe("the firewalld backend", () => {
     const bus = fakeFirewalld();
     await firewalldAdd(bus, "trusted", ["198.18.0.5/32"]);
     await firewalldCheck(bus, "trusted", ["198.18.0.5/32"]);
-    await expect(firewalldCheck(bus, "trusted", ["198.18.0.6/32"])).rejects.toThrow("failed to find the address 198.18.0.6/32 in trusted zone");
+    await expect(firewalldCheck(bus, "trusted", ["198.18.0.6/32"])).rejects.toThrow(
+      "failed to find the address 198.18.0.6/32 in trusted zone",
+    );
     await firewalldDel(bus, "trusted", ["198.18.0.5/32", "198.18.0.6/32"]);
     await firewalldDel(bus, "trusted", ["198.18.0.5/32"]);
     await expect(firewalldCheck(bus, "trusted", ["198.18.0.5/32"])).rejects.toThrow("failed to find");

@@ -10,7 +10,11 @@
  * exact messages are tested without a system bus.
  */
 /** firewalld's bus name, object and zone interface (firewalld.go constants). */
-export const FIREWALLD = { name: "org.fedoraproject.FirewallD1", path: "/org/fedoraproject/FirewallD1", zone: "org.fedoraproject.FirewallD1.zone" } as const;
+export const FIREWALLD = {
+  name: "org.fedoraproject.FirewallD1",
+  path: "/org/fedoraproject/FirewallD1",
+  zone: "org.fedoraproject.FirewallD1.zone",
+} as const;
 
 /** One D-Bus method call: destination, object, interface, member, signature, arguments. */
 export interface DbusCall {
@@ -34,12 +38,26 @@ export interface DbusPort {
 
 /** isFirewalldRunning: `org.freedesktop.DBus.GetNameOwner("org.fedoraproject.FirewallD1")`. */
 export function nameOwnerCall(): DbusCall {
-  return { dest: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", iface: "org.freedesktop.DBus", member: "GetNameOwner", signature: "s", args: [FIREWALLD.name] };
+  return {
+    dest: "org.freedesktop.DBus",
+    path: "/org/freedesktop/DBus",
+    iface: "org.freedesktop.DBus",
+    member: "GetNameOwner",
+    signature: "s",
+    args: [FIREWALLD.name],
+  };
 }
 
 /** A zone method (`addSource`, `removeSource`, `querySource`) with the zone and a host CIDR. */
 export function zoneCall(member: "addSource" | "removeSource" | "querySource", zone: string, source: string): DbusCall {
-  return { dest: FIREWALLD.name, path: FIREWALLD.path, iface: FIREWALLD.zone, member, signature: "ss", args: [zone, source] };
+  return {
+    dest: FIREWALLD.name,
+    path: FIREWALLD.path,
+    iface: FIREWALLD.zone,
+    member,
+    signature: "ss",
+    args: [zone, source],
+  };
 }
 
 /** The busctl argv of a call on the system bus. */

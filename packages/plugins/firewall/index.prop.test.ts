@@ -27,20 +27,37 @@ const addressesOf = (id: number, fam: string): string[] => [
 ];
 
 function args(id: number, fam: string, command: string): CmdArgs {
-  const prevResult = { cniVersion: "1.0.0", interfaces: [{ name: "cni0" }], ips: addressesOf(id, fam).map((address) => ({ address, interface: 0 })) };
+  const prevResult = {
+    cniVersion: "1.0.0",
+    interfaces: [{ name: "cni0" }],
+    ips: addressesOf(id, fam).map((address) => ({ address, interface: 0 })),
+  };
   const config = { cniVersion: "1.0.0", name: "pnet", type: "firewall", backend: "iptables", prevResult };
-  return { command, containerID: `p${id}`, netns: `/var/run/netns/p${id}`, ifName: "eth0", args: "", path: "", stdinData: new Uint8Array(), config };
+  return {
+    command,
+    containerID: `p${id}`,
+    netns: `/var/run/netns/p${id}`,
+    ifName: "eth0",
+    args: "",
+    path: "",
+    stdinData: new Uint8Array(),
+    config,
+  };
 }
 
 /** The CNI-FORWARD rules of both families, as joined lines. */
 async function forwardRules(fw: FakeFirewall): Promise<string[]> {
   const out: string[] = [];
-  for (const f of [4, 6] as const) for (const c of (await fw.iptables(f, "filter")) ?? []) if (c.name === "CNI-FORWARD") out.push(...c.rules.map((r) => `${f} ${r.join(" ")}`));
+  for (const f of [4, 6] as const)
+    for (const c of (await fw.iptables(f, "filter")) ?? [])
+      if (c.name === "CNI-FORWARD") out.push(...c.rules.map((r) => `${f} ${r.join(" ")}`));
   return out;
 }
 
 const expectedFor = (id: number, fam: string): string[] =>
-  hostIps({ cniVersion: "1.1.0", ips: addressesOf(id, fam).map((address) => ({ address })) }).flatMap((ip) => containerRules(ip.cidr).map((r) => `${ip.family} ${r.join(" ")}`));
+  hostIps({ cniVersion: "1.1.0", ips: addressesOf(id, fam).map((address) => ({ address })) }).flatMap((ip) =>
+    containerRules(ip.cidr).map((r) => `${ip.family} ${r.join(" ")}`),
+  );
 
 describe("firewall plugin on the fake firewall, random ADD/DEL", () => {
   test("live containers keep exactly their rules, and all DELs bring CNI-FORWARD back to the admin jump", async () => {
@@ -53,7 +70,10 @@ describe("firewall plugin on the fake firewall, random ADD/DEL", () => {
           const fam = fams[c.id]!;
           if (c.kind === "add") {
             fw.failWhen = c.fail ? (op) => (op.op === "ipt.rule.append" ? "injected" : undefined) : undefined;
-            const ok = await h.add!(args(c.id, fam, "ADD")).then(() => true, () => false);
+            const ok = await h.add!(args(c.id, fam, "ADD")).then(
+              () => true,
+              () => false,
+            );
             fw.failWhen = undefined;
             expect(ok).toBe(!c.fail);
             // A failed ADD removes the container's rules, as the reference's cleanup does.

@@ -7,36 +7,61 @@ import { firewallDefinition } from "./index.ts";
 const NS = "/var/run/netns/tscni-fw-test";
 const PREV = {
   cniVersion: "1.0.0",
-  interfaces: [{ name: "cni0", mac: "02:00:00:00:00:01" }, { name: "veth1", mac: "02:00:00:00:00:02" }, { name: "eth0", mac: "02:00:00:00:00:03", sandbox: NS }],
+  interfaces: [
+    { name: "cni0", mac: "02:00:00:00:00:01" },
+    { name: "veth1", mac: "02:00:00:00:00:02" },
+    { name: "eth0", mac: "02:00:00:00:00:03", sandbox: NS },
+  ],
   ips: [
     { address: "198.18.0.5/24", gateway: "198.18.0.1", interface: 2 },
     { address: "2001:db8::5/64", gateway: "2001:db8::1", interface: 2 },
   ],
 };
-const conf = (extra: Record<string, unknown> = {}) => ({ cniVersion: "1.0.0", name: "net", type: "firewall", backend: "iptables", prevResult: PREV, ...extra });
+const conf = (extra: Record<string, unknown> = {}) => ({
+  cniVersion: "1.0.0",
+  name: "net",
+  type: "firewall",
+  backend: "iptables",
+  prevResult: PREV,
+  ...extra,
+});
 
 interface Setup {
   fw: FakeFirewall;
   bus: ReturnType<typeof fakeFirewalld>;
 }
-const setup = (opts: { firewalld?: boolean } = {}): Setup => ({ fw: new FakeFirewall(), bus: fakeFirewalld({ running: opts.firewalld ?? false }) });
+const setup = (opts: { firewalld?: boolean } = {}): Setup => ({
+  fw: new FakeFirewall(),
+  bus: fakeFirewalld({ running: opts.firewalld ?? false }),
+});
 
 async function run(s: Setup, command: string, config: Record<string, unknown>, containerID = "ctr1") {
   let stdout = "";
   const io: PluginIO = {
-    env: { CNI_COMMAND: command, CNI_CONTAINERID: containerID, CNI_NETNS: NS, CNI_IFNAME: "eth0", CNI_PATH: "/opt/cni/bin" },
+    env: {
+      CNI_COMMAND: command,
+      CNI_CONTAINERID: containerID,
+      CNI_NETNS: NS,
+      CNI_IFNAME: "eth0",
+      CNI_PATH: "/opt/cni/bin",
+    },
     readStdin: async () => new TextEncoder().encode(JSON.stringify(config)),
     stdout: (x) => void (stdout += x),
     stderr: () => {},
   };
-  const code = await pluginMain(firewallDefinition({ firewall: s.fw, dbus: s.bus, warn: () => {} }), io, { sameNetns: () => false });
+  const code = await pluginMain(firewallDefinition({ firewall: s.fw, dbus: s.bus, warn: () => {} }), io, {
+    sameNetns: () => false,
+  });
   return { code, stdout, json: () => JSON.parse(stdout) };
 }
 
 const FWD = "-m comment --comment CNI firewall plugin rules -j CNI-FORWARD";
 const ADMIN = "-m comment --comment CNI firewall plugin admin overrides -j CNI-ADMIN";
 const rules4 = ["-d 198.18.0.5/32 -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT", "-s 198.18.0.5/32 -j ACCEPT"];
-const rules6 = ["-d 2001:db8::5/128 -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT", "-s 2001:db8::5/128 -j ACCEPT"];
+const rules6 = [
+  "-d 2001:db8::5/128 -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT",
+  "-s 2001:db8::5/128 -j ACCEPT",
+];
 
 describe("firewall plugin, iptables backend, on the fake firewall", () => {
   test("ADD makes CNI-FORWARD and CNI-ADMIN in both families, jumps, and the address rules, and passes prevResult on", async () => {
@@ -59,7 +84,12 @@ describe("firewall plugin, iptables backend, on the fake firewall", () => {
     expect(s.fw.dump()).toEqual(once);
     const other = { ...PREV, ips: [{ address: "198.18.0.6/24", interface: 2 }] };
     await run(s, "ADD", conf({ prevResult: other }), "ctr2");
-    expect(s.fw.dump().iptables["4 filter"]?.["CNI-FORWARD"]).toEqual([ADMIN, ...rules4, "-d 198.18.0.6/32 -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT", "-s 198.18.0.6/32 -j ACCEPT"]);
+    expect(s.fw.dump().iptables["4 filter"]?.["CNI-FORWARD"]).toEqual([
+      ADMIN,
+      ...rules4,
+      "-d 198.18.0.6/32 -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT",
+      "-s 198.18.0.6/32 -j ACCEPT",
+    ]);
     expect(s.fw.dump().iptables["6 filter"]).toEqual(once.iptables["6 filter"]);
   });
 
@@ -67,7 +97,9 @@ describe("firewall plugin, iptables backend, on the fake firewall", () => {
     const s = setup();
     await run(s, "ADD", conf({ iptablesAdminChainName: "MY-ADMIN" }));
     expect(s.fw.dump().iptables["4 filter"]?.["MY-ADMIN"]).toEqual([]);
-    expect(s.fw.dump().iptables["4 filter"]?.["CNI-FORWARD"]?.[0]).toBe("-m comment --comment CNI firewall plugin admin overrides -j MY-ADMIN");
+    expect(s.fw.dump().iptables["4 filter"]?.["CNI-FORWARD"]?.[0]).toBe(
+      "-m comment --comment CNI firewall plugin admin overrides -j MY-ADMIN",
+    );
   });
 
   test("DEL removes only this container's rules in one transaction, and DEL again succeeds (DEL-3)", async () => {
@@ -77,7 +109,11 @@ describe("firewall plugin, iptables backend, on the fake firewall", () => {
     const before = s.fw.transactions.length;
     expect((await run(s, "DEL", conf())).code).toBe(0);
     expect(s.fw.transactions.length).toBe(before + 1);
-    expect(s.fw.dump().iptables["4 filter"]?.["CNI-FORWARD"]).toEqual([ADMIN, "-d 198.18.0.6/32 -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT", "-s 198.18.0.6/32 -j ACCEPT"]);
+    expect(s.fw.dump().iptables["4 filter"]?.["CNI-FORWARD"]).toEqual([
+      ADMIN,
+      "-d 198.18.0.6/32 -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT",
+      "-s 198.18.0.6/32 -j ACCEPT",
+    ]);
     expect(s.fw.dump().iptables["6 filter"]?.["CNI-FORWARD"]).toEqual([ADMIN]);
     expect((await run(s, "DEL", conf())).code).toBe(0);
   });
@@ -92,7 +128,8 @@ describe("firewall plugin, iptables backend, on the fake firewall", () => {
 
   test("a failed ADD leaves no rule of its own behind", async () => {
     const s = setup();
-    s.fw.failWhen = (op) => (op.op === "ipt.rule.append" && op.family === 6 ? "ip6tables-restore: line 4 failed" : undefined);
+    s.fw.failWhen = (op) =>
+      op.op === "ipt.rule.append" && op.family === 6 ? "ip6tables-restore: line 4 failed" : undefined;
     const r = await run(s, "ADD", conf());
     expect(r.code).toBe(1);
     expect(r.json().msg).toContain("line 4 failed");
@@ -105,7 +142,9 @@ describe("firewall plugin, iptables backend, on the fake firewall", () => {
     const s = setup();
     await run(s, "ADD", conf());
     expect((await run(s, "CHECK", conf())).code).toBe(0);
-    await s.fw.apply([{ op: "ipt.rule.delete", family: 6, table: "filter", chain: "CNI-FORWARD", rule: rules6[1]!.split(" ") }]);
+    await s.fw.apply([
+      { op: "ipt.rule.delete", family: 6, table: "filter", chain: "CNI-FORWARD", rule: rules6[1]!.split(" ") },
+    ]);
     const r = await run(s, "CHECK", conf());
     expect(r.code).toBe(1);
     expect(r.json().msg).toBe("expected rule [-s 2001:db8::5/128 -j ACCEPT] not found");
@@ -113,7 +152,8 @@ describe("firewall plugin, iptables backend, on the fake firewall", () => {
 
   test("CHECK and ADD need prevResult, with the reference's message", async () => {
     const { prevResult: _, ...bare } = conf();
-    for (const cmd of ["ADD", "CHECK"]) expect((await run(setup(), cmd, bare)).json().msg).toBe("missing prevResult from earlier plugin");
+    for (const cmd of ["ADD", "CHECK"])
+      expect((await run(setup(), cmd, bare)).json().msg).toBe("missing prevResult from earlier plugin");
   });
 
   for (const version of ["0.4.0", "1.0.0", "1.1.0"]) {
@@ -143,7 +183,10 @@ describe("firewall plugin ingressPolicy", () => {
     const t = s.fw.dump().iptables["4 filter"];
     const c = "--comment CNI firewall plugin rules (ingressPolicy: same-bridge|isolated)";
     expect(t?.FORWARD).toEqual([`-m comment ${c} -j CNI-ISOLATION-STAGE-1`, FWD]);
-    expect(t?.["CNI-ISOLATION-STAGE-1"]).toEqual(["-i cni0 ! -o cni0 -m comment --comment CNI firewall plugin rules (ingressPolicy: same-bridge) -j CNI-ISOLATION-STAGE-2", `-m comment ${c} -j RETURN`]);
+    expect(t?.["CNI-ISOLATION-STAGE-1"]).toEqual([
+      "-i cni0 ! -o cni0 -m comment --comment CNI firewall plugin rules (ingressPolicy: same-bridge) -j CNI-ISOLATION-STAGE-2",
+      `-m comment ${c} -j RETURN`,
+    ]);
     expect(t?.["CNI-ISOLATION-STAGE-2"]).toEqual([`-o cni0 -m comment ${c} -j DROP`, `-m comment ${c} -j RETURN`]);
     expect(s.fw.transactions.length).toBe(1);
   });
@@ -161,7 +204,9 @@ describe("firewall plugin ingressPolicy", () => {
 
   test("an isolating policy needs the bridge as prevResult's first interface", async () => {
     const r = await run(setup(), "ADD", conf({ ingressPolicy: "isolated", prevResult: { ...PREV, interfaces: [] } }));
-    expect(r.json().msg).toBe('interface needs to be set for ingress policy "isolated", make sure to chain "firewall" plugin with "bridge"');
+    expect(r.json().msg).toBe(
+      'interface needs to be set for ingress policy "isolated", make sure to chain "firewall" plugin with "bridge"',
+    );
   });
 
   test("an unknown policy fails ADD before touching anything, and fails DEL after removing the rules", async () => {
@@ -170,7 +215,9 @@ describe("firewall plugin ingressPolicy", () => {
     expect(r.json().msg).toBe('unknown ingress policy: "closed"');
     expect(s.fw.transactions).toEqual([]);
     await run(s, "ADD", conf());
-    expect((await run(s, "DEL", conf({ ingressPolicy: "closed" }))).json().msg).toBe('unknown ingress policy: "closed"');
+    expect((await run(s, "DEL", conf({ ingressPolicy: "closed" }))).json().msg).toBe(
+      'unknown ingress policy: "closed"',
+    );
     expect(s.fw.dump().iptables["4 filter"]?.["CNI-FORWARD"]).toEqual([ADMIN]);
   });
 });

@@ -37,7 +37,9 @@ function isolationBridge(policy: IngressPolicy, prev: Result100): string {
   if (policy === "open") return "";
   const intf = prev.interfaces?.[0];
   if (intf === undefined) {
-    throw new Error(`interface needs to be set for ingress policy "${policy}", make sure to chain "firewall" plugin with "bridge"`);
+    throw new Error(
+      `interface needs to be set for ingress policy "${policy}", make sure to chain "firewall" plugin with "bridge"`,
+    );
   }
   if (intf.name === "") throw new Error("got empty bridge name");
   return intf.name;
@@ -58,7 +60,12 @@ async function add(ports: FirewallPluginPorts, a: CmdArgs): Promise<Result100> {
   const bridge = isolationBridge(policy, prev);
   const ips = hostIps(prev);
   const fwd = await useFirewalld(ports, conf);
-  if (fwd) await firewalldAdd(ports.dbus, conf.zone, ips.map((ip) => ip.cidr));
+  if (fwd)
+    await firewalldAdd(
+      ports.dbus,
+      conf.zone,
+      ips.map((ip) => ip.cidr),
+    );
   const tx = planAdd({ iptables: !fwd, adminChain: conf.adminChain, ips, policy, bridge });
   if (tx.length > 0) {
     try {
@@ -66,8 +73,16 @@ async function add(ports: FirewallPluginPorts, a: CmdArgs): Promise<Result100> {
     } catch (err) {
       // A failed ADD leaves nothing of its own: the address rules (or zone sources). The
       // shared chains and jumps stay, as the reference leaves them.
-      if (fwd) await firewalldDel(ports.dbus, conf.zone, ips.map((ip) => ip.cidr));
-      else await ports.firewall.apply(planForwardDel(ips)).catch((e: unknown) => ports.warn(`firewall rollback: ${message(e)}`));
+      if (fwd)
+        await firewalldDel(
+          ports.dbus,
+          conf.zone,
+          ips.map((ip) => ip.cidr),
+        );
+      else
+        await ports.firewall
+          .apply(planForwardDel(ips))
+          .catch((e: unknown) => ports.warn(`firewall rollback: ${message(e)}`));
       throw err;
     }
   }
@@ -78,10 +93,19 @@ async function check(ports: FirewallPluginPorts, a: CmdArgs): Promise<void> {
   const conf = parseFirewallConfig(a.config);
   const ips = hostIps(requirePrev(conf));
   if (ips.length === 0) return;
-  if (await useFirewalld(ports, conf)) return firewalldCheck(ports.dbus, conf.zone, ips.map((ip) => ip.cidr));
+  if (await useFirewalld(ports, conf))
+    return firewalldCheck(
+      ports.dbus,
+      conf.zone,
+      ips.map((ip) => ip.cidr),
+    );
   for (const family of familiesOf(ips)) {
     const filter = await ports.firewall.iptables(family, "filter");
-    const problem = checkForward(conf.adminChain, ips.filter((ip) => ip.family === family), filter);
+    const problem = checkForward(
+      conf.adminChain,
+      ips.filter((ip) => ip.family === family),
+      filter,
+    );
     if (problem !== undefined) throw new Error(problem);
   }
 }
@@ -91,7 +115,12 @@ async function del(ports: FirewallPluginPorts, a: CmdArgs): Promise<void> {
   // Without prevResult there is nothing known to remove (the reference's empty result).
   const ips = hostIps(conf.prev);
   if (ips.length > 0) {
-    if (await useFirewalld(ports, conf)) await firewalldDel(ports.dbus, conf.zone, ips.map((ip) => ip.cidr));
+    if (await useFirewalld(ports, conf))
+      await firewalldDel(
+        ports.dbus,
+        conf.zone,
+        ips.map((ip) => ip.cidr),
+      );
     else {
       // The reference ignores DEL's runtime errors; a rule already gone is no error (DEL-3).
       await ports.firewall.apply(planForwardDel(ips)).catch((e: unknown) => ports.warn(`firewall DEL: ${message(e)}`));
@@ -109,15 +138,27 @@ async function del(ports: FirewallPluginPorts, a: CmdArgs): Promise<void> {
  * firewalld would take the addresses (asked on the system bus unless `dbus` is given).
  * Applies nothing.
  */
-export async function planChained(a: CmdArgs, prev: Result100, dbus?: DbusPort): Promise<{ firewall: FirewallTx; notes: string[] }> {
+export async function planChained(
+  a: CmdArgs,
+  prev: Result100,
+  dbus?: DbusPort,
+): Promise<{ firewall: FirewallTx; notes: string[] }> {
   const conf = parseFirewallConfig({ ...a.config, prevResult: undefined });
   const ports = { dbus: dbus ?? (await import("./real-dbus.ts")).busctlPort(process.env) };
   const policy = ingressPolicyOf(conf);
   if (policy instanceof Error) throw policy;
   const ips = hostIps(prev);
   const fwd = await useFirewalld(ports, conf);
-  const tx = planAdd({ iptables: !fwd, adminChain: conf.adminChain, ips, policy, bridge: isolationBridge(policy, prev) });
-  const notes = fwd ? [`firewall: firewalld zone "${conf.zone}" gets source(s) ${ips.map((ip) => ip.cidr).join(", ")} over D-Bus`] : [];
+  const tx = planAdd({
+    iptables: !fwd,
+    adminChain: conf.adminChain,
+    ips,
+    policy,
+    bridge: isolationBridge(policy, prev),
+  });
+  const notes = fwd
+    ? [`firewall: firewalld zone "${conf.zone}" gets source(s) ${ips.map((ip) => ip.cidr).join(", ")} over D-Bus`]
+    : [];
   return { firewall: tx, notes };
 }
 
@@ -128,7 +169,12 @@ export function firewallHandlers(ports: FirewallPluginPorts): PluginHandlers {
 
 /** The firewall plugin: spec versions 0.4.0 and later, as the reference. */
 export function firewallDefinition(ports: FirewallPluginPorts): PluginDefinition {
-  return { name: "firewall", about: "CNI firewall plugin (tscni)", versions: versionsStartingFrom("0.4.0"), handlers: firewallHandlers(ports) };
+  return {
+    name: "firewall",
+    about: "CNI firewall plugin (tscni)",
+    versions: versionsStartingFrom("0.4.0"),
+    handlers: firewallHandlers(ports),
+  };
 }
 
 /** The binary's entry for `firewall`: the real netfilter backends (loaded on first use) and busctl. */

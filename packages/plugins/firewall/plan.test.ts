@@ -7,7 +7,10 @@ const v4: HostIp = { family: 4, cidr: "198.18.0.5/32" };
 const v6: HostIp = { family: 6, cidr: "2001:db8::5/128" };
 /** One op per line, as a compact golden form. */
 const lines = (ops: readonly FirewallOp[]): string[] =>
-  ops.map((o) => `${o.op} ${"family" in o ? o.family : ""} ${"table" in o ? o.table : ""} ${"chain" in o ? o.chain : ""}${"rule" in o && o.rule !== undefined ? ` ${typeof o.rule === "string" ? o.rule : o.rule.join(" ")}` : ""}`);
+  ops.map(
+    (o) =>
+      `${o.op} ${"family" in o ? o.family : ""} ${"table" in o ? o.table : ""} ${"chain" in o ? o.chain : ""}${"rule" in o && o.rule !== undefined ? ` ${typeof o.rule === "string" ? o.rule : o.rule.join(" ")}` : ""}`,
+  );
 
 describe("planForwardAdd", () => {
   test("ensures both chains, inserts the two jumps first and appends the address rules, per family", () => {
@@ -66,19 +69,25 @@ describe("planIsolation", () => {
   test("isolated adds the same-bridge drop, inserted after (so above) the stage-2 jump", () => {
     const ops = lines(planIsolation("isolated", "br1", [6]));
     expect(ops[3]).toContain("-i br1 ! -o br1");
-    expect(ops[4]).toBe("ipt.rule.insert 6 filter CNI-ISOLATION-STAGE-1 -i br1 -o br1 -m comment --comment CNI firewall plugin rules (ingressPolicy: isolated) -j DROP");
+    expect(ops[4]).toBe(
+      "ipt.rule.insert 6 filter CNI-ISOLATION-STAGE-1 -i br1 -o br1 -m comment --comment CNI firewall plugin rules (ingressPolicy: isolated) -j DROP",
+    );
   });
 });
 
 describe("planAdd", () => {
   test("with firewalld it holds only the isolation rules, which the reference writes whatever the backend", () => {
     expect(planAdd({ iptables: false, adminChain: "CNI-ADMIN", ips: [v4], policy: "open", bridge: "" })).toEqual([]);
-    expect(planAdd({ iptables: false, adminChain: "CNI-ADMIN", ips: [v4], policy: "same-bridge", bridge: "cni0" }).length).toBe(7);
+    expect(
+      planAdd({ iptables: false, adminChain: "CNI-ADMIN", ips: [v4], policy: "same-bridge", bridge: "cni0" }).length,
+    ).toBe(7);
   });
 
   test("puts the forward rules before the isolation ones, so stage 1 ends up above CNI-FORWARD in FORWARD", () => {
     const ops = planAdd({ iptables: true, adminChain: "CNI-ADMIN", ips: [v4], policy: "same-bridge", bridge: "cni0" });
-    const fwdInserts = ops.filter((o) => o.op === "ipt.rule.insert" && o.chain === "FORWARD").map((o) => ("rule" in o ? o.rule.at(-1) : ""));
+    const fwdInserts = ops
+      .filter((o) => o.op === "ipt.rule.insert" && o.chain === "FORWARD")
+      .map((o) => ("rule" in o ? o.rule.at(-1) : ""));
     expect(fwdInserts).toEqual(["CNI-FORWARD", "CNI-ISOLATION-STAGE-1"]);
   });
 
@@ -100,11 +109,15 @@ describe("checkForward", () => {
 
   test("names the missing FORWARD jump as the reference does", () => {
     const t = full().map((c) => (c.name === "FORWARD" ? { ...c, rules: [] } : c));
-    expect(checkForward("CNI-ADMIN", [v4], t)).toBe("expected FORWARD rule [-m comment --comment CNI firewall plugin rules -j CNI-FORWARD] not found");
+    expect(checkForward("CNI-ADMIN", [v4], t)).toBe(
+      "expected FORWARD rule [-m comment --comment CNI firewall plugin rules -j CNI-FORWARD] not found",
+    );
   });
 
   test("names the missing admin jump as the reference does", () => {
-    expect(checkForward("OTHER", [v4], full())).toBe("expected CNI-FORWARD rule [-m comment --comment CNI firewall plugin admin overrides -j OTHER] not found");
+    expect(checkForward("OTHER", [v4], full())).toBe(
+      "expected CNI-FORWARD rule [-m comment --comment CNI firewall plugin admin overrides -j OTHER] not found",
+    );
   });
 
   test("names a missing address rule as the reference does", () => {

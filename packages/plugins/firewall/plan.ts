@@ -6,7 +6,17 @@
  */
 import type { Family, FirewallOp, FirewallTx, IptChainState, IptRule } from "@tscni/firewall";
 import type { IngressPolicy } from "./config.ts";
-import { FORWARD_CHAIN, STAGE1_CHAIN, STAGE2_CHAIN, adminJumpRule, containerRules, forwardJumpRule, goRule, isolationRules, type HostIp } from "./rules.ts";
+import {
+  FORWARD_CHAIN,
+  STAGE1_CHAIN,
+  STAGE2_CHAIN,
+  adminJumpRule,
+  containerRules,
+  forwardJumpRule,
+  goRule,
+  isolationRules,
+  type HostIp,
+} from "./rules.ts";
 
 const FAMILIES: readonly Family[] = [4, 6];
 
@@ -41,7 +51,9 @@ export function planForwardAdd(adminChain: string, ips: readonly HostIp[]): Fire
  */
 export function planForwardDel(ips: readonly HostIp[]): FirewallOp[] {
   return ips.flatMap((ip) =>
-    containerRules(ip.cidr).map((rule): FirewallOp => ({ op: "ipt.rule.delete", family: ip.family, table: "filter", chain: FORWARD_CHAIN, rule })),
+    containerRules(ip.cidr).map(
+      (rule): FirewallOp => ({ op: "ipt.rule.delete", family: ip.family, table: "filter", chain: FORWARD_CHAIN, rule }),
+    ),
   );
 }
 
@@ -83,20 +95,31 @@ const has = (chains: readonly IptChainState[] | undefined, chain: string, rule: 
  * Returns the first problem, or undefined. [DIFF] The reference's CHECK first creates the
  * two chains when missing (EnsureChain); ours reads only: a CHECK changes nothing.
  */
-export function checkForward(adminChain: string, ips: readonly HostIp[], filter: readonly IptChainState[] | undefined): string | undefined {
+export function checkForward(
+  adminChain: string,
+  ips: readonly HostIp[],
+  filter: readonly IptChainState[] | undefined,
+): string | undefined {
   if (ips.length === 0) return undefined;
   const fwd = forwardJumpRule();
   if (!has(filter, "FORWARD", fwd)) return `expected FORWARD rule ${goRule(fwd)} not found`;
   const admin = adminJumpRule(adminChain);
   if (!has(filter, FORWARD_CHAIN, admin)) return `expected ${FORWARD_CHAIN} rule ${goRule(admin)} not found`;
   for (const ip of ips) {
-    for (const rule of containerRules(ip.cidr)) if (!has(filter, FORWARD_CHAIN, rule)) return `expected rule ${goRule(rule)} not found`;
+    for (const rule of containerRules(ip.cidr))
+      if (!has(filter, FORWARD_CHAIN, rule)) return `expected rule ${goRule(rule)} not found`;
   }
   return undefined;
 }
 
 /** A whole transaction: ADD's forward rules (when the backend is iptables) then the isolation. */
-export function planAdd(opts: { iptables: boolean; adminChain: string; ips: readonly HostIp[]; policy: IngressPolicy; bridge: string }): FirewallTx {
+export function planAdd(opts: {
+  iptables: boolean;
+  adminChain: string;
+  ips: readonly HostIp[];
+  policy: IngressPolicy;
+  bridge: string;
+}): FirewallTx {
   const forward = opts.iptables ? planForwardAdd(opts.adminChain, opts.ips) : [];
   return [...forward, ...planIsolation(opts.policy, opts.bridge, familiesOf(opts.ips))];
 }

@@ -20,11 +20,20 @@ export function busctlPort(env: Readonly<Record<string, string | undefined>>): D
     call: async (c) => {
       let proc;
       try {
-        proc = Bun.spawn(busctlArgs(c), { stdout: "pipe", stderr: "pipe", stdin: "ignore", env: { ...process.env, DBUS_SYSTEM_BUS_ADDRESS: `unix:path=${socket}` } });
+        proc = Bun.spawn(busctlArgs(c), {
+          stdout: "pipe",
+          stderr: "pipe",
+          stdin: "ignore",
+          env: { ...process.env, DBUS_SYSTEM_BUS_ADDRESS: `unix:path=${socket}` },
+        });
       } catch (err) {
         return { ok: false, error: err instanceof Error ? err.message : String(err) };
       }
-      const [out, errText, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+      const [out, errText, code] = await Promise.all([
+        new Response(proc.stdout).text(),
+        new Response(proc.stderr).text(),
+        proc.exited,
+      ]);
       // busctl prints "Call failed: <D-Bus error message>" on a failed call.
       return code === 0 ? { ok: true, reply: out } : { ok: false, error: errText.trim().replace(/^Call failed: /, "") };
     },

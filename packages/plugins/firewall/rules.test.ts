@@ -3,7 +3,10 @@ import { canonicalIptRule } from "@tscni/firewall";
 import type { Result100 } from "@tscni/spec";
 import { adminJumpRule, containerRules, forwardJumpRule, goRule, hostIps, isolationRules } from "./rules.ts";
 
-const result = (...addresses: string[]): Result100 => ({ cniVersion: "1.1.0", ips: addresses.map((address) => ({ address })) });
+const result = (...addresses: string[]): Result100 => ({
+  cniVersion: "1.1.0",
+  ips: addresses.map((address) => ({ address })),
+});
 const saved = (rule: readonly string[]): string => rule.map((t) => (t.includes(" ") ? `"${t}"` : t)).join(" ");
 
 describe("hostIps", () => {
@@ -33,16 +36,28 @@ describe("the firewall plugin's iptables rules, as iptables-save prints the refe
 
   test("FORWARD jumps to CNI-FORWARD and CNI-FORWARD to the admin chain, each with the reference's comment", () => {
     expect(saved(forwardJumpRule())).toBe('-m comment --comment "CNI firewall plugin rules" -j CNI-FORWARD');
-    expect(saved(adminJumpRule("CNI-ADMIN"))).toBe('-m comment --comment "CNI firewall plugin admin overrides" -j CNI-ADMIN');
-    expect(saved(adminJumpRule("MY-ADMIN"))).toBe('-m comment --comment "CNI firewall plugin admin overrides" -j MY-ADMIN');
+    expect(saved(adminJumpRule("CNI-ADMIN"))).toBe(
+      '-m comment --comment "CNI firewall plugin admin overrides" -j CNI-ADMIN',
+    );
+    expect(saved(adminJumpRule("MY-ADMIN"))).toBe(
+      '-m comment --comment "CNI firewall plugin admin overrides" -j MY-ADMIN',
+    );
   });
 
   test("same-bridge isolation sends traffic leaving the bridge to stage 2, which drops what enters another isolated bridge", () => {
     const r = isolationRules("cni0", false);
-    expect(saved(r.forwardJump)).toBe('-m comment --comment "CNI firewall plugin rules (ingressPolicy: same-bridge|isolated)" -j CNI-ISOLATION-STAGE-1');
-    expect(r.stage1Insert.map(saved)).toEqual(['-i cni0 ! -o cni0 -m comment --comment "CNI firewall plugin rules (ingressPolicy: same-bridge)" -j CNI-ISOLATION-STAGE-2']);
-    expect(saved(r.stage1Return)).toBe('-m comment --comment "CNI firewall plugin rules (ingressPolicy: same-bridge|isolated)" -j RETURN');
-    expect(saved(r.stage2Drop)).toBe('-o cni0 -m comment --comment "CNI firewall plugin rules (ingressPolicy: same-bridge|isolated)" -j DROP');
+    expect(saved(r.forwardJump)).toBe(
+      '-m comment --comment "CNI firewall plugin rules (ingressPolicy: same-bridge|isolated)" -j CNI-ISOLATION-STAGE-1',
+    );
+    expect(r.stage1Insert.map(saved)).toEqual([
+      '-i cni0 ! -o cni0 -m comment --comment "CNI firewall plugin rules (ingressPolicy: same-bridge)" -j CNI-ISOLATION-STAGE-2',
+    ]);
+    expect(saved(r.stage1Return)).toBe(
+      '-m comment --comment "CNI firewall plugin rules (ingressPolicy: same-bridge|isolated)" -j RETURN',
+    );
+    expect(saved(r.stage2Drop)).toBe(
+      '-o cni0 -m comment --comment "CNI firewall plugin rules (ingressPolicy: same-bridge|isolated)" -j DROP',
+    );
     expect(saved(r.stage2Return)).toBe(saved(r.stage1Return));
   });
 
@@ -63,7 +78,9 @@ describe("the firewall plugin's iptables rules, as iptables-save prints the refe
       ...containerRules("2001:db8::5/128"),
       forwardJumpRule(),
       adminJumpRule("CNI-ADMIN"),
-      ...((r) => [r.forwardJump, ...r.stage1Insert, r.stage1Return, r.stage2Drop, r.stage2Return])(isolationRules("cni0", true)),
+      ...((r) => [r.forwardJump, ...r.stage1Insert, r.stage1Return, r.stage2Drop, r.stage2Return])(
+        isolationRules("cni0", true),
+      ),
     ];
     for (const rule of all) {
       const family = rule.some((t) => t.includes(":") && !t.includes(" ")) ? 6 : 4;

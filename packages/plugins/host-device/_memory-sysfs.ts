@@ -14,7 +14,14 @@ export function memorySysfs(paths: readonly string[], links: Readonly<Record<str
   }
   return {
     root,
-    list: (dir) => (all.has(dir) ? [...new Set([...all].filter((p) => p.startsWith(`${dir}/`)).map((p) => p.slice(dir.length + 1).split("/")[0]!))].sort() : undefined),
+    list: (dir) =>
+      all.has(dir)
+        ? [
+            ...new Set(
+              [...all].filter((p) => p.startsWith(`${dir}/`)).map((p) => p.slice(dir.length + 1).split("/")[0]!),
+            ),
+          ].sort()
+        : undefined,
     exists: (p) => all.has(p),
     linkTarget: (p) => links[p.slice(root.length)],
   };

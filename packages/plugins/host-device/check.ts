@@ -15,14 +15,26 @@ export interface HostDeviceCheckView {
 }
 
 /** The first problem CHECK finds, or undefined when the container is as the result says. */
-export function checkHostDevice(netns: string, ifName: string, prev: Result100, view: HostDeviceCheckView): string | undefined {
-  const contMap = (prev.interfaces ?? []).find((i) => i.name === ifName && i.sandbox === netns) ?? { name: "", sandbox: "" };
-  if ((contMap.sandbox ?? "") !== netns) return `Sandbox in prevResult ${contMap.sandbox ?? ""} doesn't match configured netns: ${netns}`;
+export function checkHostDevice(
+  netns: string,
+  ifName: string,
+  prev: Result100,
+  view: HostDeviceCheckView,
+): string | undefined {
+  const contMap = (prev.interfaces ?? []).find((i) => i.name === ifName && i.sandbox === netns) ?? {
+    name: "",
+    sandbox: "",
+  };
+  if ((contMap.sandbox ?? "") !== netns)
+    return `Sandbox in prevResult ${contMap.sandbox ?? ""} doesn't match configured netns: ${netns}`;
   if (contMap.name === "") return `Container interface name missing in prevResult: ${contMap.name}`;
   const link = view.containerLinks.find((l) => l.name === contMap.name);
   if (link === undefined) return `Container Interface name in prevResult: ${contMap.name} not found`;
   if (contMap.mac !== undefined && contMap.mac !== "" && contMap.mac !== link.mac) {
     return `Interface ${contMap.name} Mac ${contMap.mac} doesn't match container Mac: ${link.mac}`;
   }
-  return checkInterfaceIps(ifName, prev.ips ?? [], view.containerAddrs, view.containerRoutes) ?? checkRoutes(prev.routes ?? [], view.containerRoutes);
+  return (
+    checkInterfaceIps(ifName, prev.ips ?? [], view.containerAddrs, view.containerRoutes) ??
+    checkRoutes(prev.routes ?? [], view.containerRoutes)
+  );
 }

@@ -20,18 +20,24 @@ describe("host-device config", () => {
   });
 
   test("a wrongly typed device fails as Go's unmarshal does", () => {
-    expect(() => parseHostDeviceConfig({ ...base, device: 3 }, empty)).toThrow("cannot unmarshal number into Go struct field NetConf.device of type string");
+    expect(() => parseHostDeviceConfig({ ...base, device: 3 }, empty)).toThrow(
+      "cannot unmarshal number into Go struct field NetConf.device of type string",
+    );
   });
 
   test("the deviceID runtime config selects a PCI device and checks its driver for DPDK mode", () => {
-    const sys = memorySysfs(["/bus/pci/devices/0000:04:00.5/net/ens5"], { "/bus/pci/devices/0000:04:00.5/driver": "vfio-pci" });
+    const sys = memorySysfs(["/bus/pci/devices/0000:04:00.5/net/ens5"], {
+      "/bus/pci/devices/0000:04:00.5/driver": "vfio-pci",
+    });
     const c = parseHostDeviceConfig({ ...base, runtimeConfig: { deviceID: "0000:04:00.5" } }, sys);
     expect(c.pciBusID).toBe("0000:04:00.5");
     expect(c.dpdkMode).toBe(true);
   });
 
   test("a kernel driver is not DPDK mode", () => {
-    const sys = memorySysfs(["/bus/pci/devices/0000:04:00.5/net/ens5"], { "/bus/pci/devices/0000:04:00.5/driver": "ixgbevf" });
+    const sys = memorySysfs(["/bus/pci/devices/0000:04:00.5/net/ens5"], {
+      "/bus/pci/devices/0000:04:00.5/driver": "ixgbevf",
+    });
     expect(parseHostDeviceConfig({ ...base, pciBusID: "0000:04:00.5" }, sys).dpdkMode).toBe(false);
   });
 
@@ -43,6 +49,8 @@ describe("host-device config", () => {
   });
 
   test("an unknown deviceID fails with the reference's message", () => {
-    expect(() => parseHostDeviceConfig({ ...base, runtimeConfig: { deviceID: "nope" } }, empty)).toThrow("runtime config DeviceID nope not found or unsupported");
+    expect(() => parseHostDeviceConfig({ ...base, runtimeConfig: { deviceID: "nope" } }, empty)).toThrow(
+      "runtime config DeviceID nope not found or unsupported",
+    );
   });
 });

@@ -32,7 +32,9 @@ const Schema = v.looseObject(
     hwaddr: goString,
     kernelpath: goString,
     pciBusID: goString,
-    runtimeConfig: v.nullish(goObject({ deviceID: goString }, "struct { DeviceID string \"json:\\\"deviceID,omitempty\\\"\" }")),
+    runtimeConfig: v.nullish(
+      goObject({ deviceID: goString }, 'struct { DeviceID string "json:\\"deviceID,omitempty\\"" }'),
+    ),
   },
   "main.NetConf",
 );
@@ -67,7 +69,13 @@ export function parseHostDeviceConfig(config: unknown, sys: Sysfs): HostDeviceCo
     ipamType: c.ipam?.type ?? "",
     dns: dnsOverride(c.dns),
   };
-  if (conf.device === "" && conf.hwaddr === "" && conf.kernelpath === "" && conf.pciBusID === "" && conf.auxDevice === "") {
+  if (
+    conf.device === "" &&
+    conf.hwaddr === "" &&
+    conf.kernelpath === "" &&
+    conf.pciBusID === "" &&
+    conf.auxDevice === ""
+  ) {
     throw invalidConfig(`specify either "device", "hwaddr", "kernelpath" or "pciBusID"`);
   }
   if (conf.pciBusID !== "") conf.dpdkMode = hasDpdkDriver(sys, conf.pciBusID);

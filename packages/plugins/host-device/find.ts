@@ -32,7 +32,8 @@ async function lookup(kernel: Kernel, conf: HostDeviceConfig, sys: Sysfs): Promi
     if (link === undefined) throw new Error("Link not found");
     return link;
   }
-  if (!MAC.test(conf.hwaddr)) throw new Error(`failed to parse MAC address "${conf.hwaddr}": address ${conf.hwaddr}: invalid MAC address`);
+  if (!MAC.test(conf.hwaddr))
+    throw new Error(`failed to parse MAC address "${conf.hwaddr}": address ${conf.hwaddr}: invalid MAC address`);
   const want = conf.hwaddr.toLowerCase().replaceAll("-", ":");
   const link = (await kernel.links(HOST)).find((l) => l.mac.toLowerCase() === want);
   if (link === undefined) throw new Error("failed to find physical interface");

@@ -46,7 +46,12 @@ async function add(ports: PluginPorts, sys: Sysfs, a: CmdArgs): Promise<Result10
   try {
     const r = await ipam.add();
     if ((r.ips ?? []).length === 0) throw new Error("IPAM plugin returned missing IP config");
-    const out: Result100 = { ...r, cniVersion: "1.1.0", interfaces: result.interfaces, ips: (r.ips ?? []).map((ip) => ({ ...ip, interface: 0 })) };
+    const out: Result100 = {
+      ...r,
+      cniVersion: "1.1.0",
+      interfaces: result.interfaces,
+      ips: (r.ips ?? []).map((ip) => ({ ...ip, interface: 0 })),
+    };
     // The reference sets the result's DNS to the config's, IPAM's dropped.
     delete out.dns;
     if (conf.dns !== undefined) out.dns = conf.dns;
@@ -56,7 +61,11 @@ async function add(ports: PluginPorts, sys: Sysfs, a: CmdArgs): Promise<Result10
       const loDisableIpv6 = ipv6 ? await ports.kernel.sysctl(a.netns, ifKey("ipv6", "lo", "disable_ipv6")) : undefined;
       const target = { netns: a.netns, ifName: a.ifName, ipv6, loDisableIpv6 };
       const ips = ipsFor(out, a.ifName);
-      await applyWithRollback(ports.kernel, [...addressSteps(target, ips), ...routeSteps(target, out.routes ?? [], familyGateways(ips))], ports.warn);
+      await applyWithRollback(
+        ports.kernel,
+        [...addressSteps(target, ips), ...routeSteps(target, out.routes ?? [], familyGateways(ips))],
+        ports.warn,
+      );
     }
     return out;
   } catch (err) {
@@ -72,7 +81,11 @@ async function check(ports: PluginPorts, sys: Sysfs, a: CmdArgs): Promise<void> 
   if (conf.ipamType !== "") await ports.ipam(conf.ipamType, a).check();
   const prev = prevResultOf(a, "Required prevResult missing");
   if (conf.dpdkMode) return;
-  const [containerLinks, containerAddrs, containerRoutes] = await Promise.all([ports.kernel.links(a.netns), ports.kernel.addresses(a.netns), ports.kernel.routes(a.netns)]);
+  const [containerLinks, containerAddrs, containerRoutes] = await Promise.all([
+    ports.kernel.links(a.netns),
+    ports.kernel.addresses(a.netns),
+    ports.kernel.routes(a.netns),
+  ]);
   const problem = checkHostDevice(a.netns, a.ifName, prev, { containerLinks, containerAddrs, containerRoutes });
   if (problem !== undefined) throw new Error(problem);
 }
@@ -117,7 +130,12 @@ export function hostDeviceHandlers(ports: PluginPorts, sys: Sysfs): PluginHandle
 
 /** The host-device plugin over the given ports: every spec version (0.1.0..1.1.0). */
 export function hostDeviceDefinition(ports: PluginPorts, sys: Sysfs): PluginDefinition {
-  return { name: "host-device", about: "CNI host-device plugin (tscni)", versions: VERSIONS, handlers: hostDeviceHandlers(ports, sys) };
+  return {
+    name: "host-device",
+    about: "CNI host-device plugin (tscni)",
+    versions: VERSIONS,
+    handlers: hostDeviceHandlers(ports, sys),
+  };
 }
 
 /** The binary's entry for `host-device`: the real kernel, IPAM and /sys. */
@@ -127,4 +145,3 @@ export async function main(io: PluginIO): Promise<number> {
   const { realSysfs } = await import("./sysfs.ts");
   return pluginMain(serialisedDefinition(hostDeviceDefinition(realPorts(io.env, io.stderr), await realSysfs())), io);
 }
-

@@ -51,7 +51,13 @@ describe.skipIf(skip).each(DRIVERS)("host-device on the real kernel through %s",
   async function run(command: string, config: Record<string, unknown>, ifName = "eth0") {
     let stdout = "";
     const io: PluginIO = {
-      env: { CNI_COMMAND: command, CNI_CONTAINERID: "ctr1", CNI_NETNS: cont.path, CNI_IFNAME: ifName, CNI_PATH: "/opt/cni/bin" },
+      env: {
+        CNI_COMMAND: command,
+        CNI_CONTAINERID: "ctr1",
+        CNI_NETNS: cont.path,
+        CNI_IFNAME: ifName,
+        CNI_PATH: "/opt/cni/bin",
+      },
       readStdin: async () => new TextEncoder().encode(JSON.stringify(config)),
       stdout: (s) => void (stdout += s),
       stderr: () => {},
@@ -70,14 +76,20 @@ describe.skipIf(skip).each(DRIVERS)("host-device on the real kernel through %s",
     return { code, json: stdout.trim() === "" ? undefined : (JSON.parse(stdout) as Record<string, unknown>) };
   }
 
-  const conf = (select: Record<string, unknown>) => ({ cniVersion: "1.1.0", name: "hdnet", type: "host-device", ...select });
+  const conf = (select: Record<string, unknown>) => ({
+    cniVersion: "1.1.0",
+    name: "hdnet",
+    type: "host-device",
+    ...select,
+  });
 
   test.each([
     ["by name, a veth end", "veth", { device: "nic0" }],
     ["by hwaddr, a veth end", "veth", { hwaddr: "02:00:5e:10:00:0a" }],
     ["by name, a tap device", "tap", { device: "nic0" }],
   ] as const)("moves the device in and back %s", async (_what, kind, select) => {
-    if (kind === "veth") ip(host, "link", "add", "nic0", "address", "02:00:5e:10:00:0a", "type", "veth", "peer", "name", "nic0p");
+    if (kind === "veth")
+      ip(host, "link", "add", "nic0", "address", "02:00:5e:10:00:0a", "type", "veth", "peer", "name", "nic0p");
     else ip(host, "tuntap", "add", "dev", "nic0", "mode", "tap");
     if (kind === "tap") ip(host, "link", "set", "nic0", "address", "02:00:5e:10:00:0a");
     ip(host, "link", "set", "nic0", "up");

@@ -16,11 +16,31 @@ import { keep } from "../shared/steps.ts";
 export function moveInSteps(dev: LinkInfo, netns: string, ifName: string): PlanStep[] {
   const steps: PlanStep[] = [];
   // Moving takes the link down; a failed ADD brings a device that was up back up (the reference's deferred LinkSetUp).
-  if (dev.up) steps.push({ op: { op: "link.set", ns: HOST, name: dev.name, up: false }, undo: { op: "link.set", ns: HOST, name: dev.name, up: true } });
-  steps.push({ op: { op: "link.move", ns: HOST, name: dev.name, to: netns }, undo: { op: "link.move", ns: netns, name: dev.name, to: HOST } });
+  if (dev.up)
+    steps.push({
+      op: { op: "link.set", ns: HOST, name: dev.name, up: false },
+      undo: { op: "link.set", ns: HOST, name: dev.name, up: true },
+    });
   steps.push({
-    op: { op: "link.set", ns: netns, name: dev.name, ...(dev.name !== ifName ? { newName: ifName } : {}), alias: dev.name },
-    undo: { op: "link.set", ns: netns, name: ifName, up: false, ...(dev.name !== ifName ? { newName: dev.name } : {}), alias: dev.alias ?? "" },
+    op: { op: "link.move", ns: HOST, name: dev.name, to: netns },
+    undo: { op: "link.move", ns: netns, name: dev.name, to: HOST },
+  });
+  steps.push({
+    op: {
+      op: "link.set",
+      ns: netns,
+      name: dev.name,
+      ...(dev.name !== ifName ? { newName: ifName } : {}),
+      alias: dev.name,
+    },
+    undo: {
+      op: "link.set",
+      ns: netns,
+      name: ifName,
+      up: false,
+      ...(dev.name !== ifName ? { newName: dev.name } : {}),
+      alias: dev.alias ?? "",
+    },
   });
   steps.push(keep({ op: "link.set", ns: netns, name: ifName, up: true }));
   return steps;
@@ -36,10 +56,20 @@ export function moveOutSteps(cont: LinkInfo, netns: string): PlanStep[] {
   const hostName = cont.alias;
   if (hostName === undefined || hostName === "") throw noAlias(cont.name);
   const steps: PlanStep[] = [];
-  if (cont.up) steps.push({ op: { op: "link.set", ns: netns, name: cont.name, up: false }, undo: { op: "link.set", ns: netns, name: cont.name, up: true } });
+  if (cont.up)
+    steps.push({
+      op: { op: "link.set", ns: netns, name: cont.name, up: false },
+      undo: { op: "link.set", ns: netns, name: cont.name, up: true },
+    });
   const rename = hostName !== cont.name ? { newName: hostName } : {};
   const back = hostName !== cont.name ? { newName: cont.name } : {};
-  steps.push({ op: { op: "link.set", ns: netns, name: cont.name, ...rename, alias: "" }, undo: { op: "link.set", ns: netns, name: hostName, ...back, alias: hostName } });
-  steps.push({ op: { op: "link.move", ns: netns, name: hostName, to: HOST }, undo: { op: "link.move", ns: HOST, name: hostName, to: netns } });
+  steps.push({
+    op: { op: "link.set", ns: netns, name: cont.name, ...rename, alias: "" },
+    undo: { op: "link.set", ns: netns, name: hostName, ...back, alias: hostName },
+  });
+  steps.push({
+    op: { op: "link.move", ns: netns, name: hostName, to: HOST },
+    undo: { op: "link.move", ns: HOST, name: hostName, to: netns },
+  });
   return steps;
 }

@@ -32,7 +32,8 @@ export function auxDir(sys: Sysfs): string {
 /** The first netdev name under `dir` (`linkFromPath`), or the reference's error. */
 export function netdevIn(sys: Sysfs, dir: string): string {
   const entries = sys.list(dir);
-  if (entries === undefined) throw new Error(`failed to read directory ${dir}: "open ${dir}: no such file or directory"`);
+  if (entries === undefined)
+    throw new Error(`failed to read directory ${dir}: "open ${dir}: no such file or directory"`);
   const first = entries[0];
   if (first === undefined) throw new Error(`failed to find network device in path ${dir}`);
   return first;
@@ -42,7 +43,9 @@ export function netdevIn(sys: Sysfs, dir: string): string {
 export function pciNetdev(sys: Sysfs, pciAddr: string): string {
   let dir = `${pciDir(sys)}/${pciAddr}/net`;
   if (!sys.exists(dir)) {
-    const virtio = (sys.list(`${pciDir(sys)}/${pciAddr}`) ?? []).find((e) => e.startsWith("virtio") && sys.exists(`${pciDir(sys)}/${pciAddr}/${e}/net`));
+    const virtio = (sys.list(`${pciDir(sys)}/${pciAddr}`) ?? []).find(
+      (e) => e.startsWith("virtio") && sys.exists(`${pciDir(sys)}/${pciAddr}/${e}/net`),
+    );
     if (virtio === undefined) throw new Error(`no net directory under pci device ${pciAddr}`);
     dir = `${pciDir(sys)}/${pciAddr}/${virtio}/net`;
   }

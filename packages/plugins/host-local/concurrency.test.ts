@@ -17,7 +17,12 @@ const N = 20;
 async function concurrentAdds(cmd: (startAt: number) => string[]): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), "tscni-host-local-conc-"));
   try {
-    const conf = JSON.stringify({ cniVersion: "1.1.0", name: "conc", type: "host-local", ipam: { type: "host-local", subnet: "198.18.0.0/24", dataDir } });
+    const conf = JSON.stringify({
+      cniVersion: "1.1.0",
+      name: "conc",
+      type: "host-local",
+      ipam: { type: "host-local", subnet: "198.18.0.0/24", dataDir },
+    });
     // Every process waits for one shared start time, so the ADDs really overlap.
     const startAt = Date.now() + 1500;
     const procs = Array.from({ length: N }, (_, i) =>
@@ -37,7 +42,11 @@ async function concurrentAdds(cmd: (startAt: number) => string[]): Promise<void>
       }),
     );
     const outs = await Promise.all(
-      procs.map(async (p) => ({ code: await p.exited, out: await new Response(p.stdout).text(), err: await new Response(p.stderr).text() })),
+      procs.map(async (p) => ({
+        code: await p.exited,
+        out: await new Response(p.stdout).text(),
+        err: await new Response(p.stderr).text(),
+      })),
     );
     for (const o of outs) expect(o).toMatchObject({ code: 0 });
     const addresses = outs.map((o) => (JSON.parse(o.out) as { ips: { address: string }[] }).ips[0]?.address);
@@ -53,7 +62,18 @@ test("twenty concurrent ADDs from source on one data dir get twenty distinct add
   await concurrentAdds(() => [process.execPath, join(import.meta.dir, "../testing/host-local-concurrency.worker.ts")]);
 }, 60_000);
 
-test.skipIf(skipUnless("the compiled host-local's concurrency test", missingFile(BINARY, "npm run build")))("twenty concurrent ADDs of the compiled binary get twenty distinct addresses", async () => {
-  // A shell sleeps until the start time, then execs the binary under its plugin name.
-  await concurrentAdds((startAt) => ["/bin/sh", "-c", 'sleep "$1"; exec "$2"', "sh", ((startAt - Date.now()) / 1000).toFixed(3), BINARY]);
-}, 60_000);
+test.skipIf(skipUnless("the compiled host-local's concurrency test", missingFile(BINARY, "npm run build")))(
+  "twenty concurrent ADDs of the compiled binary get twenty distinct addresses",
+  async () => {
+    // A shell sleeps until the start time, then execs the binary under its plugin name.
+    await concurrentAdds((startAt) => [
+      "/bin/sh",
+      "-c",
+      'sleep "$1"; exec "$2"',
+      "sh",
+      ((startAt - Date.now()) / 1000).toFixed(3),
+      BINARY,
+    ]);
+  },
+  60_000,
+);

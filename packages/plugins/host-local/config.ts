@@ -2,7 +2,13 @@
  * host-local's inputs at the protocol edge: CNI_ARGS `IP=` (CA-3, CA-6: parsed on DEL
  * too) and the `ipam` config, turned into `CniError`s with the reference's messages.
  */
-import { type IPAMConfig, type StoreLocation, loadIPAMConfig, loadStoreLocation, parseIPMaybePrefix } from "@tscni/ipam";
+import {
+  type IPAMConfig,
+  type StoreLocation,
+  loadIPAMConfig,
+  loadStoreLocation,
+  parseIPMaybePrefix,
+} from "@tscni/ipam";
 import type { IP } from "@tscni/spec/ipnet";
 import { parseCniArgs } from "@tscni/skel";
 import type { CmdArgs } from "@tscni/skel";
@@ -14,7 +20,10 @@ export function envRequestedIP(cniArgs: string): IP | undefined {
   if (value === undefined || value === "") return undefined;
   const ip = parseIPMaybePrefix(value);
   if (ip === undefined) {
-    throw new CniError(ErrorCode.InvalidEnvironmentVariables, `ARGS: error parsing value of pair ${JSON.stringify(`IP=${value}`)}: invalid IP address ${value}`);
+    throw new CniError(
+      ErrorCode.InvalidEnvironmentVariables,
+      `ARGS: error parsing value of pair ${JSON.stringify(`IP=${value}`)}: invalid IP address ${value}`,
+    );
   }
   return ip;
 }
@@ -40,11 +49,15 @@ export function loadLocation(a: CmdArgs): StoreLocation {
 /** The attachments GC must keep (GC-2); libcni also sends the misnamed `cni.dev/attachments` (GC-9). */
 export function validAttachments(config: Record<string, unknown>): { containerID: string; ifname: string }[] {
   const raw = config["cni.dev/valid-attachments"] ?? config["cni.dev/attachments"] ?? [];
-  if (!Array.isArray(raw)) throw new CniError(ErrorCode.InvalidNetworkConfig, "cni.dev/valid-attachments must be an array");
+  if (!Array.isArray(raw))
+    throw new CniError(ErrorCode.InvalidNetworkConfig, "cni.dev/valid-attachments must be an array");
   return raw.map((item, i) => {
     const a = item as { containerID?: unknown; ifname?: unknown } | null;
     if (typeof a?.containerID !== "string" || typeof a.ifname !== "string") {
-      throw new CniError(ErrorCode.InvalidNetworkConfig, `cni.dev/valid-attachments[${i}] needs string containerID and ifname`);
+      throw new CniError(
+        ErrorCode.InvalidNetworkConfig,
+        `cni.dev/valid-attachments[${i}] needs string containerID and ifname`,
+      );
     }
     return { containerID: a.containerID, ifname: a.ifname };
   });

@@ -21,7 +21,11 @@ interface Run {
   out: unknown;
 }
 
-async function run(command: string, conf: Record<string, unknown>, opts: { cid?: string; ifname?: string; args?: string } = {}): Promise<Run> {
+async function run(
+  command: string,
+  conf: Record<string, unknown>,
+  opts: { cid?: string; ifname?: string; args?: string } = {},
+): Promise<Run> {
   const chunks: string[] = [];
   const code = await pluginMain(definition, {
     env: {
@@ -40,26 +44,51 @@ async function run(command: string, conf: Record<string, unknown>, opts: { cid?:
   return { code, out: text === "" ? undefined : JSON.parse(text) };
 }
 
-function netconf(cniVersion: string, ipam: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { cniVersion, name: "net1", type: "bridge", ipam: { type: "host-local", subnet: "198.18.0.0/24", dataDir, ...ipam }, ...extra };
+function netconf(
+  cniVersion: string,
+  ipam: Record<string, unknown> = {},
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    cniVersion,
+    name: "net1",
+    type: "bridge",
+    ipam: { type: "host-local", subnet: "198.18.0.0/24", dataDir, ...ipam },
+    ...extra,
+  };
 }
 
 const store = () => join(dataDir, "net1");
-const files = () => readdirSync(store()).filter((n) => !n.startsWith(".")).sort();
+const files = () =>
+  readdirSync(store())
+    .filter((n) => !n.startsWith("."))
+    .sort();
 
 describe("ADD prints the abbreviated IPAM result in the config's version (RI-1)", () => {
   test("0.1.0 and 0.2.0: ip4 with gateway, routes nested, dns always present", async () => {
     for (const v of ["0.1.0", "0.2.0"]) {
       const r = await run("ADD", netconf(v, { routes: [{ dst: "0.0.0.0/0" }] }), { cid: `c-${v}` });
       expect(r.code).toBe(0);
-      expect(r.out).toEqual({ cniVersion: v, ip4: { ip: expect.stringMatching(/^198\.18\.0\.\d+\/24$/), gateway: "198.18.0.1", routes: [{ dst: "0.0.0.0/0" }] }, dns: {} });
+      expect(r.out).toEqual({
+        cniVersion: v,
+        ip4: {
+          ip: expect.stringMatching(/^198\.18\.0\.\d+\/24$/),
+          gateway: "198.18.0.1",
+          routes: [{ dst: "0.0.0.0/0" }],
+        },
+        dns: {},
+      });
     }
   });
 
   test("0.3.0 to 0.4.0: ips with version, no interface index", async () => {
     for (const v of ["0.3.0", "0.3.1", "0.4.0"]) {
       const r = await run("ADD", netconf(v), { cid: `c-${v}` });
-      expect(r.out).toEqual({ cniVersion: v, ips: [{ version: "4", address: expect.stringMatching(/\/24$/), gateway: "198.18.0.1" }], dns: {} });
+      expect(r.out).toEqual({
+        cniVersion: v,
+        ips: [{ version: "4", address: expect.stringMatching(/\/24$/), gateway: "198.18.0.1" }],
+        dns: {},
+      });
     }
   });
 
@@ -67,7 +96,12 @@ describe("ADD prints the abbreviated IPAM result in the config's version (RI-1)"
     const resolv = join(dataDir, "resolv.conf");
     writeFileSync(resolv, "nameserver 198.18.0.53\nsearch example.test\n");
     for (const v of ["1.0.0", "1.1.0"]) {
-      const ipam = { subnet: undefined, ranges: [[{ subnet: "198.18.0.0/24" }], [{ subnet: "2001:db8::/64" }]], routes: [{ dst: "2001:db8:1::/48" }], resolvConf: resolv };
+      const ipam = {
+        subnet: undefined,
+        ranges: [[{ subnet: "198.18.0.0/24" }], [{ subnet: "2001:db8::/64" }]],
+        routes: [{ dst: "2001:db8:1::/48" }],
+        resolvConf: resolv,
+      };
       const r = await run("ADD", netconf(v, ipam), { cid: `c-${v}` });
       expect(r.out).toEqual({
         cniVersion: v,
@@ -117,10 +151,18 @@ describe("the store on disk (§8.3 On-disk layout)", () => {
 
 describe("requested IPs (CA-2)", () => {
   test("come from CNI_ARGS IP, args.cni.ips and runtimeConfig.ips, merged", async () => {
-    const ipam = { subnet: undefined, ranges: [[{ subnet: "198.18.0.0/24" }], [{ subnet: "198.18.1.0/24" }], [{ subnet: "2001:db8::/64" }]] };
-    const conf = netconf("1.1.0", ipam, { args: { cni: { ips: ["198.18.1.77/24"] } }, runtimeConfig: { ips: ["2001:db8::77"] } });
+    const ipam = {
+      subnet: undefined,
+      ranges: [[{ subnet: "198.18.0.0/24" }], [{ subnet: "198.18.1.0/24" }], [{ subnet: "2001:db8::/64" }]],
+    };
+    const conf = netconf("1.1.0", ipam, {
+      args: { cni: { ips: ["198.18.1.77/24"] } },
+      runtimeConfig: { ips: ["2001:db8::77"] },
+    });
     const r = await run("ADD", conf, { args: "IgnoreUnknown=1;IP=198.18.0.77;K8S_POD_NAME=web" });
-    expect(r.out).toMatchObject({ ips: [{ address: "198.18.0.77/24" }, { address: "198.18.1.77/24" }, { address: "2001:db8::77/64" }] });
+    expect(r.out).toMatchObject({
+      ips: [{ address: "198.18.0.77/24" }, { address: "198.18.1.77/24" }, { address: "2001:db8::77/64" }],
+    });
   });
 
   test("fail as upstream for the gateway, a taken address, and one outside every range", async () => {
@@ -131,7 +173,9 @@ describe("requested IPs (CA-2)", () => {
     expect((await run("ADD", netconf("1.1.0"), { cid: "b", args: "IP=198.18.0.9" })).out).toMatchObject({
       msg: "failed to allocate for range 0: requested IP address 198.18.0.9 is not available in range set 198.18.0.1-198.18.0.254",
     });
-    expect((await run("ADD", netconf("1.1.0", {}, { runtimeConfig: { ips: ["198.19.0.1"] } }), { cid: "c" })).out).toMatchObject({
+    expect(
+      (await run("ADD", netconf("1.1.0", {}, { runtimeConfig: { ips: ["198.19.0.1"] } }), { cid: "c" })).out,
+    ).toMatchObject({
       msg: "failed to allocate all requested IPs: 198.19.0.1",
     });
     expect(files()).toEqual(["198.18.0.9", "last_reserved_ip.0", "lock"]);
@@ -140,8 +184,14 @@ describe("requested IPs (CA-2)", () => {
   test("a bad CNI_ARGS fails ADD and DEL alike (CA-6)", async () => {
     for (const cmd of ["ADD", "DEL"]) {
       // v1.1.1 (Debian) differs: code 999; SPEC §4.2 gives code 4 (invalid environment variables)
-      expect((await run(cmd, netconf("1.1.0"), { args: "IP=nope" })).out).toMatchObject({ code: 4, msg: 'ARGS: error parsing value of pair "IP=nope": invalid IP address nope' });
-      expect((await run(cmd, netconf("1.1.0"), { args: "FOO=1" })).out).toMatchObject({ code: 4, msg: 'ARGS: unknown args ["FOO=1"]' });
+      expect((await run(cmd, netconf("1.1.0"), { args: "IP=nope" })).out).toMatchObject({
+        code: 4,
+        msg: 'ARGS: error parsing value of pair "IP=nope": invalid IP address nope',
+      });
+      expect((await run(cmd, netconf("1.1.0"), { args: "FOO=1" })).out).toMatchObject({
+        code: 4,
+        msg: 'ARGS: unknown args ["FOO=1"]',
+      });
     }
   });
 });
@@ -169,23 +219,37 @@ describe("DEL and CHECK", () => {
       await run("ADD", netconf(v));
       expect((await run("CHECK", netconf(v))).code).toBe(0);
       await run("DEL", netconf(v));
-      expect((await run("CHECK", netconf(v))).out).toMatchObject({ msg: "host-local: Failed to find address added by container cid1" });
+      expect((await run("CHECK", netconf(v))).out).toMatchObject({
+        msg: "host-local: Failed to find address added by container cid1",
+      });
     }
   });
 });
 
 describe("GC (§1.7)", () => {
   test("releases what is not in cni.dev/valid-attachments and keeps lock and last_reserved_ip", async () => {
-    for (const [cid, ifname] of [["keep", "eth0"], ["keep", "eth1"], ["gone", "eth0"]] as const) await run("ADD", netconf("1.1.0"), { cid, ifname });
+    for (const [cid, ifname] of [
+      ["keep", "eth0"],
+      ["keep", "eth1"],
+      ["gone", "eth0"],
+    ] as const)
+      await run("ADD", netconf("1.1.0"), { cid, ifname });
     writeFileSync(join(store(), "198.18.0.200"), "keep", { mode: 0o600 });
     writeFileSync(join(store(), "198.18.0.201"), "stale-legacy", { mode: 0o600 });
-    const gc = await run("GC", netconf("1.1.0", {}, { "cni.dev/valid-attachments": [{ containerID: "keep", ifname: "eth0" }] }));
+    const gc = await run(
+      "GC",
+      netconf("1.1.0", {}, { "cni.dev/valid-attachments": [{ containerID: "keep", ifname: "eth0" }] }),
+    );
     expect(gc).toEqual({ code: 0, out: undefined });
     expect(files()).toEqual(["198.18.0.2", "198.18.0.200", "last_reserved_ip.0", "lock"]);
   });
 
   test("works for a network whose ranges come only from the ipRanges capability", async () => {
-    const conf = netconf("1.1.0", { subnet: undefined }, { runtimeConfig: { ipRanges: [[{ subnet: "198.18.5.0/24" }]] } });
+    const conf = netconf(
+      "1.1.0",
+      { subnet: undefined },
+      { runtimeConfig: { ipRanges: [[{ subnet: "198.18.5.0/24" }]] } },
+    );
     expect((await run("ADD", conf)).code).toBe(0);
     const { runtimeConfig: _, ...gcConf } = conf;
     expect((await run("GC", { ...gcConf, "cni.dev/valid-attachments": [] })).code).toBe(0);
@@ -205,7 +269,10 @@ describe("STATUS (§1.5)", () => {
   test("answers 50 when a range set is full", async () => {
     const conf = netconf("1.1.0", { subnet: "198.18.0.0/30" });
     await run("ADD", conf);
-    expect((await run("STATUS", conf)).out).toMatchObject({ code: 50, msg: "no IP addresses available in range set: 198.18.0.1-198.18.0.2" });
+    expect((await run("STATUS", conf)).out).toMatchObject({
+      code: 50,
+      msg: "no IP addresses available in range set: 198.18.0.1-198.18.0.2",
+    });
   });
 
   test("answers 50 when the data dir is unusable", async () => {

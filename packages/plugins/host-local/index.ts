@@ -7,7 +7,16 @@
  */
 import { accessSync, constants } from "node:fs";
 import { join } from "node:path";
-import { type Store, allocate, allocationAddress, checkCapacity, collectGarbage, loadIPAMConfig, parseResolvConf, release } from "@tscni/ipam";
+import {
+  type Store,
+  allocate,
+  allocationAddress,
+  checkCapacity,
+  collectGarbage,
+  loadIPAMConfig,
+  parseResolvConf,
+  release,
+} from "@tscni/ipam";
 import { openDiskStore } from "@tscni/ipam/disk";
 import { formatIP } from "@tscni/spec/ipnet";
 import { pluginMain } from "@tscni/skel";
@@ -24,7 +33,12 @@ export interface HostLocal extends PluginHandlers {
   add(a: CmdArgs): Promise<Result>;
 }
 
-async function withStore<T>(open: OpenStore, dataDir: string, network: string, fn: (s: Store) => Promise<T>): Promise<T> {
+async function withStore<T>(
+  open: OpenStore,
+  dataDir: string,
+  network: string,
+  fn: (s: Store) => Promise<T>,
+): Promise<T> {
   const store = open(dataDir, network);
   try {
     return await fn(store);
@@ -40,7 +54,9 @@ async function readDns(path: string): Promise<DNS> {
     return parseResolvConf(await Bun.file(path).text());
   } catch (err) {
     const code = (err as { code?: string }).code;
-    const why = { ENOENT: "no such file or directory", EACCES: "permission denied", EISDIR: "is a directory" }[code ?? ""];
+    const why = { ENOENT: "no such file or directory", EACCES: "permission denied", EISDIR: "is a directory" }[
+      code ?? ""
+    ];
     if (why === undefined) throw err;
     throw new Error(`${code === "EISDIR" ? "read" : "open"} ${path}: ${why}`);
   }

@@ -10,14 +10,24 @@ import type { SublinkCheckView } from "../macvlan/check.ts";
 import { ipvlanMode } from "./config.ts";
 
 /** The first problem, or undefined when the attachment is as the result says. */
-export function checkIpvlan(mode: string, ifName: string, netns: string, prev: Result100, view: SublinkCheckView): string | undefined {
+export function checkIpvlan(
+  mode: string,
+  ifName: string,
+  netns: string,
+  prev: Result100,
+  view: SublinkCheckView,
+): string | undefined {
   const cont = containerIface(prev, ifName, netns);
   if (cont.name === "") return `Container interface name missing in prevResult: ${cont.name}`;
   const link = view.link;
   if (link === undefined) return `Container Interface name in prevResult: ${cont.name} not found`;
   if (link.kind !== "ipvlan") return `Error: Container interface ${link.name} not of type ipvlan`;
   const want = ipvlanMode(mode);
-  if (link.ipvlanMode !== want) return `Container IPVlan mode ${link.ipvlanMode ?? "unknown"} does not match expected value: ${want}`;
-  if (cont.mac !== "" && cont.mac !== link.mac) return `Interface ${cont.name} Mac ${cont.mac} doesn't match container Mac: ${link.mac}`;
-  return checkInterfaceIps(ifName, prev.ips ?? [], view.addrs, view.routes) ?? checkRoutes(prev.routes ?? [], view.routes);
+  if (link.ipvlanMode !== want)
+    return `Container IPVlan mode ${link.ipvlanMode ?? "unknown"} does not match expected value: ${want}`;
+  if (cont.mac !== "" && cont.mac !== link.mac)
+    return `Interface ${cont.name} Mac ${cont.mac} doesn't match container Mac: ${link.mac}`;
+  return (
+    checkInterfaceIps(ifName, prev.ips ?? [], view.addrs, view.routes) ?? checkRoutes(prev.routes ?? [], view.routes)
+  );
 }

@@ -10,7 +10,9 @@ const NS = "/var/run/netns/c1";
 
 describe("the ipvlan config", () => {
   test("defaults to l2 and reads master, mtu and linkInContainer", () => {
-    expect(parseIpvlanConfig({ ...base, master: "eth9", mtu: 1400, linkInContainer: true, mode: "l3s" })).toMatchObject({ master: "eth9", mtu: 1400, linkInContainer: true, mode: "l3s", ipamType: "" });
+    expect(parseIpvlanConfig({ ...base, master: "eth9", mtu: 1400, linkInContainer: true, mode: "l3s" })).toMatchObject(
+      { master: "eth9", mtu: 1400, linkInContainer: true, mode: "l3s", ipamType: "" },
+    );
     expect(ipvlanMode("")).toBe("l2");
   });
 
@@ -28,12 +30,16 @@ describe("the ipvlan config", () => {
     const k = new FakeKernel();
     const conf = parseIpvlanConfig(base);
     expect(await ipvlanMaster(k, conf, { cniVersion: "1.0.0", interfaces: [{ name: "eth9" }] }, NS)).toBe("eth9");
-    await expect(ipvlanMaster(k, conf, { cniVersion: "1.0.0", interfaces: [{ name: "a" }, { name: "b" }] }, NS)).rejects.toThrow("chained master failure. PrevResult lacks a single named interface");
+    await expect(
+      ipvlanMaster(k, conf, { cniVersion: "1.0.0", interfaces: [{ name: "a" }, { name: "b" }] }, NS),
+    ).rejects.toThrow("chained master failure. PrevResult lacks a single named interface");
   });
 
   test("unchained without a master, the default route's interface; none fails as the reference", async () => {
     const k = new FakeKernel();
-    await expect(ipvlanMaster(k, parseIpvlanConfig(base), undefined, NS)).rejects.toThrow("no default route interface found");
+    await expect(ipvlanMaster(k, parseIpvlanConfig(base), undefined, NS)).rejects.toThrow(
+      "no default route interface found",
+    );
     k.applySync([
       { op: "veth.add", ns: HOST, name: "up0", peer: { name: "up1", ns: HOST } },
       { op: "link.set", ns: HOST, name: "up0", up: true },
@@ -43,11 +49,27 @@ describe("the ipvlan config", () => {
   });
 
   test("a prevResult that does not parse fails with the reference's prefix", () => {
-    expect(() => chainedPrev({ ...base, prevResult: { cniVersion: "1.0.0", ips: "x" } } as never)).toThrow("could not parse prevResult:");
+    expect(() => chainedPrev({ ...base, prevResult: { cniVersion: "1.0.0", ips: "x" } } as never)).toThrow(
+      "could not parse prevResult:",
+    );
   });
 
   test("the create op puts the ipvlan in the container under the temporary name", () => {
-    expect(ipvlanCreateOp(parseIpvlanConfig({ ...base, mode: "l3", mtu: 1400 }), "eth9", NS, "t0")).toEqual({ op: "ipvlan.add", ns: HOST, name: "t0", parent: "eth9", mode: "l3", mtu: 1400, into: NS });
-    expect(ipvlanCreateOp(parseIpvlanConfig({ ...base, linkInContainer: true }), "eth9", NS, "t0")).toEqual({ op: "ipvlan.add", ns: NS, name: "t0", parent: "eth9", mode: "l2" });
+    expect(ipvlanCreateOp(parseIpvlanConfig({ ...base, mode: "l3", mtu: 1400 }), "eth9", NS, "t0")).toEqual({
+      op: "ipvlan.add",
+      ns: HOST,
+      name: "t0",
+      parent: "eth9",
+      mode: "l3",
+      mtu: 1400,
+      into: NS,
+    });
+    expect(ipvlanCreateOp(parseIpvlanConfig({ ...base, linkInContainer: true }), "eth9", NS, "t0")).toEqual({
+      op: "ipvlan.add",
+      ns: NS,
+      name: "t0",
+      parent: "eth9",
+      mode: "l2",
+    });
   });
 });

@@ -26,7 +26,10 @@ export interface IpvlanConfig {
   dns: DNS | undefined;
 }
 
-const Schema = v.looseObject({ ...commonEntries, master: goString, mode: goString, linkInContainer: goBool }, "main.NetConf");
+const Schema = v.looseObject(
+  { ...commonEntries, master: goString, mode: goString, linkInContainer: goBool },
+  "main.NetConf",
+);
 
 /** Parses the config as the reference's `json.Unmarshal` into its NetConf. */
 export function parseIpvlanConfig(config: unknown): IpvlanConfig {
@@ -53,7 +56,12 @@ export function chainedPrev(config: Parameters<typeof parsePrevResult>[0]): Resu
 }
 
 /** The master of an ADD, as the reference's `loadConf`: configured, else the previous result's single interface, else the default route's. */
-export async function ipvlanMaster(kernel: Kernel, conf: IpvlanConfig, prev: Result100 | undefined, netns: string): Promise<string> {
+export async function ipvlanMaster(
+  kernel: Kernel,
+  conf: IpvlanConfig,
+  prev: Result100 | undefined,
+  netns: string,
+): Promise<string> {
   if (conf.master !== "") return conf.master;
   if (prev === undefined) {
     if (conf.linkInContainer) await requireNetns(kernel, netns);

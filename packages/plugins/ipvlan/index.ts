@@ -45,9 +45,14 @@ async function check(ports: PluginPorts, a: CmdArgs): Promise<void> {
   if (conf.ipamType !== "") await ports.ipam(conf.ipamType, a).check();
   const prev = prevResultOf(a, "Required prevResult missing");
   const cont = containerIface(prev, a.ifName, a.netns);
-  if (cont.sandbox !== a.netns) throw new Error(`Sandbox in prevResult ${cont.sandbox} doesn't match configured netns: ${a.netns}`);
+  if (cont.sandbox !== a.netns)
+    throw new Error(`Sandbox in prevResult ${cont.sandbox} doesn't match configured netns: ${a.netns}`);
   await lookupMaster(ports.kernel, master, a.netns, conf.linkInContainer);
-  const [link, addrs, routes] = await Promise.all([ports.kernel.link(a.netns, a.ifName), ports.kernel.addresses(a.netns), ports.kernel.routes(a.netns)]);
+  const [link, addrs, routes] = await Promise.all([
+    ports.kernel.link(a.netns, a.ifName),
+    ports.kernel.addresses(a.netns),
+    ports.kernel.routes(a.netns),
+  ]);
   const problem = checkIpvlan(conf.mode, a.ifName, a.netns, prev, { link, addrs, routes });
   if (problem !== undefined) throw new Error(problem);
 }

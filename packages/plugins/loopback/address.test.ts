@@ -14,10 +14,12 @@ describe("isLoopbackAddress", () => {
   });
 
   test("other IPv6 addresses are not loopback", () => {
-    for (const a of ["2001:db8::1/64", "::", "fe80::1", "::2", "::ffff:198.18.0.1", "1::1"]) expect(isLoopbackAddress(a)).toBe(false);
+    for (const a of ["2001:db8::1/64", "::", "fe80::1", "::2", "::ffff:198.18.0.1", "1::1"])
+      expect(isLoopbackAddress(a)).toBe(false);
   });
 
   test("text that is not an address is not loopback", () => {
-    for (const a of ["", "lo", "127.0.0", ":::1", "1:2:3:4:5:6:7:8:9", "127.0.0.01", "fe80::1%lo"]) expect(isLoopbackAddress(a)).toBe(false);
+    for (const a of ["", "lo", "127.0.0", ":::1", "1:2:3:4:5:6:7:8:9", "127.0.0.01", "fe80::1%lo"])
+      expect(isLoopbackAddress(a)).toBe(false);
   });
 });

@@ -7,10 +7,22 @@ import { definition } from "./index.ts";
 
 const NS = "/var/run/netns/tscni-lo-test";
 
-async function run(kernel: FakeKernel, command: string, config: Record<string, unknown>, env: Record<string, string> = {}) {
+async function run(
+  kernel: FakeKernel,
+  command: string,
+  config: Record<string, unknown>,
+  env: Record<string, string> = {},
+) {
   let stdout = "";
   const io: PluginIO = {
-    env: { CNI_COMMAND: command, CNI_CONTAINERID: "ctr1", CNI_NETNS: NS, CNI_IFNAME: "eth0", CNI_PATH: "/opt/cni/bin", ...env },
+    env: {
+      CNI_COMMAND: command,
+      CNI_CONTAINERID: "ctr1",
+      CNI_NETNS: NS,
+      CNI_IFNAME: "eth0",
+      CNI_PATH: "/opt/cni/bin",
+      ...env,
+    },
     readStdin: async () => new TextEncoder().encode(JSON.stringify(config)),
     stdout: (s) => void (stdout += s),
     stderr: () => {},
@@ -26,7 +38,12 @@ function kernelWithNs(): FakeKernel {
 }
 
 const lo = async (k: FakeKernel) => (await k.links(NS)).find((l) => l.name === "lo");
-const conf = (cniVersion: string, extra: Record<string, unknown> = {}) => ({ cniVersion, name: "lo-net", type: "loopback", ...extra });
+const conf = (cniVersion: string, extra: Record<string, unknown> = {}) => ({
+  cniVersion,
+  name: "lo-net",
+  type: "loopback",
+  ...extra,
+});
 
 describe("loopback on the fake kernel", () => {
   test("ADD brings lo up and reports it with its first IPv4 and IPv6 address (LO-2)", async () => {
@@ -83,7 +100,10 @@ describe("loopback on the fake kernel", () => {
     await k.apply([{ op: "addr.add", ns: NS, dev: "lo", cidr: "198.18.0.9/24" }]);
     const r = await run(k, "ADD", conf("1.0.0"));
     expect(r.code).toBe(1);
-    expect(r.json()).toMatchObject({ code: 999, msg: 'loopback interface found with non-loopback address "198.18.0.9"' });
+    expect(r.json()).toMatchObject({
+      code: 999,
+      msg: 'loopback interface found with non-loopback address "198.18.0.9"',
+    });
   });
 
   test("a chained ADD prints the prevResult unchanged (LO-2, ADD-3)", async () => {

@@ -20,12 +20,19 @@ function ip(...args: string[]): string {
   return r.stdout.toString();
 }
 
-const loFlags = (): string[] => (JSON.parse(ip("-n", ns?.name ?? "", "-json", "link", "show", "dev", "lo")) as { flags: string[] }[])[0]?.flags ?? [];
+const loFlags = (): string[] =>
+  (JSON.parse(ip("-n", ns?.name ?? "", "-json", "link", "show", "dev", "lo")) as { flags: string[] }[])[0]?.flags ?? [];
 
 async function run(command: string, config: Record<string, unknown>, netns = NS()) {
   let stdout = "";
   const io: PluginIO = {
-    env: { CNI_COMMAND: command, CNI_CONTAINERID: "ctr1", CNI_NETNS: netns, CNI_IFNAME: "eth0", CNI_PATH: "/opt/cni/bin" },
+    env: {
+      CNI_COMMAND: command,
+      CNI_CONTAINERID: "ctr1",
+      CNI_NETNS: netns,
+      CNI_IFNAME: "eth0",
+      CNI_PATH: "/opt/cni/bin",
+    },
     readStdin: async () => new TextEncoder().encode(JSON.stringify(config)),
     stdout: (s) => void (stdout += s),
     stderr: () => {},

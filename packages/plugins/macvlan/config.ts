@@ -29,7 +29,9 @@ export interface MacvlanConfig {
   dns: DNS | undefined;
 }
 
-const u32 = v.nullish(v.pipe(v.number("uint32"), v.integer("uint32"), v.minValue(0, "uint32"), v.maxValue(4294967295, "uint32")));
+const u32 = v.nullish(
+  v.pipe(v.number("uint32"), v.integer("uint32"), v.minValue(0, "uint32"), v.maxValue(4294967295, "uint32")),
+);
 
 const Schema = v.looseObject(
   {
@@ -66,7 +68,13 @@ export function parseMacvlanConfig(config: unknown, cniArgs: string): MacvlanCon
   };
 }
 
-const MODES: Readonly<Record<string, MacvlanMode>> = { "": "bridge", bridge: "bridge", private: "private", vepa: "vepa", passthru: "passthru" };
+const MODES: Readonly<Record<string, MacvlanMode>> = {
+  "": "bridge",
+  bridge: "bridge",
+  private: "private",
+  vepa: "vepa",
+  passthru: "passthru",
+};
 
 /** The reference's `modeFromString`: `source` is a kernel mode the plugin does not offer. */
 export function macvlanMode(mode: string): MacvlanMode {

@@ -44,7 +44,11 @@ async function check(ports: PluginPorts, a: CmdArgs): Promise<void> {
   const sandbox = macvlanSandboxProblem(prev, a.ifName, a.netns);
   if (sandbox !== undefined) throw new Error(sandbox);
   await lookupMaster(ports.kernel, master, a.netns, conf.linkInContainer);
-  const [link, addrs, routes] = await Promise.all([ports.kernel.link(a.netns, a.ifName), ports.kernel.addresses(a.netns), ports.kernel.routes(a.netns)]);
+  const [link, addrs, routes] = await Promise.all([
+    ports.kernel.link(a.netns, a.ifName),
+    ports.kernel.addresses(a.netns),
+    ports.kernel.routes(a.netns),
+  ]);
   const problem = checkMacvlan(conf.mode, a.ifName, a.netns, prev, { link, addrs, routes });
   if (problem !== undefined) throw new Error(problem);
 }

@@ -14,7 +14,12 @@ export async function checkPortmap(ports: PortmapPorts, conf: PortmapConfig, con
   for (const net of containerNets(conf)) {
     const family = net.ip.family;
     if (conf.backend === "nftables") {
-      const problem = checkNft(conf, containerID, family, await ports.firewall.nftTable(family === 6 ? "ip6" : "ip", NFT_TABLE));
+      const problem = checkNft(
+        conf,
+        containerID,
+        family,
+        await ports.firewall.nftTable(family === 6 ? "ip6" : "ip", NFT_TABLE),
+      );
       if (problem !== undefined) throw new Error(problem);
       continue;
     }

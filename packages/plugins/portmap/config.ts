@@ -46,7 +46,10 @@ export interface PortmapConfig {
 /** Kubernetes uses mark bits 14 and 15, Calico 20-31; the reference's default is 13. */
 export const DEFAULT_MARK_BIT = 13;
 
-const mappingSchema = goObject({ hostPort: goInt, containerPort: goInt, protocol: goString, hostIP: goString }, "main.PortMapEntry");
+const mappingSchema = goObject(
+  { hostPort: goInt, containerPort: goInt, protocol: goString, hostIP: goString },
+  "main.PortMapEntry",
+);
 
 const Schema = v.looseObject(
   {
@@ -61,7 +64,12 @@ const Schema = v.looseObject(
     masqAll: goBool,
     markMasqBit: goInt,
     externalSetMarkChain: goString,
-    runtimeConfig: v.nullish(goObject({ portMappings: v.nullish(v.array(mappingSchema, "[]main.PortMapEntry")) }, 'struct { PortMaps []main.PortMapEntry "json:\\"portMappings,omitempty\\"" }')),
+    runtimeConfig: v.nullish(
+      goObject(
+        { portMappings: v.nullish(v.array(mappingSchema, "[]main.PortMapEntry")) },
+        'struct { PortMaps []main.PortMapEntry "json:\\"portMappings,omitempty\\"" }',
+      ),
+    ),
   },
   "main.PortMapConf",
 );
@@ -77,10 +85,13 @@ function jsonKind(x: unknown): string {
 function unmarshalError(issue: v.BaseIssue<unknown>): CniError {
   const keys = (issue.path ?? []).map((p) => p.key).filter((k): k is string => typeof k === "string");
   // Go names the innermost struct: the mapping entry, the anonymous runtimeConfig, or the conf.
-  const struct = keys.length <= 1 ? "PortMapConf" : keys[0] === "runtimeConfig" && keys.length > 2 ? "PortMapEntry" : "";
+  const struct =
+    keys.length <= 1 ? "PortMapConf" : keys[0] === "runtimeConfig" && keys.length > 2 ? "PortMapEntry" : "";
   const field = keys.length === 0 ? "" : ` into Go struct field ${struct}.${keys.join(".")}`;
   // v1.1.1 (Debian) differs: code 999; SPEC §4.2 gives code 7 (invalid network config)
-  return invalidConfig(`failed to parse network configuration: json: cannot unmarshal ${jsonKind(issue.input)}${field} of type ${issue.message}`);
+  return invalidConfig(
+    `failed to parse network configuration: json: cannot unmarshal ${jsonKind(issue.input)}${field} of type ${issue.message}`,
+  );
 }
 
 /** The backend whose syntax `conditions` use: iptables when the first token starts with `-` or `!` (§8.5). */
@@ -97,19 +108,28 @@ export type DefaultBackend = () => Promise<PortmapBackend>;
  * The backend the config asks for (`ensureBackend`): iptables unless only nftables
  * works, and no option of the other backend.
  */
-async function chooseBackend(c: v.InferOutput<typeof Schema>, defaultBackend: DefaultBackend, noMappings: boolean): Promise<string> {
+async function chooseBackend(
+  c: v.InferOutput<typeof Schema>,
+  defaultBackend: DefaultBackend,
+  noMappings: boolean,
+): Promise<string> {
   const options: Record<PortmapBackend, string[]> = { iptables: [], nftables: [] };
-  if (c.externalSetMarkChain !== undefined && c.externalSetMarkChain !== null) options.iptables.push("externalSetMarkChain");
+  if (c.externalSetMarkChain !== undefined && c.externalSetMarkChain !== null)
+    options.iptables.push("externalSetMarkChain");
   const b4 = backendOfConditions(c.conditionsV4);
   if (b4 !== undefined) options[b4].push("conditionsV4");
   const b6 = backendOfConditions(c.conditionsV6);
   if (b6 !== undefined) options[b6].push("conditionsV6");
   let backend = c.backend ?? undefined;
   // Without mappings and backend options the choice changes nothing: skip the probe (issue 9 item 5).
-  if (backend === undefined && noMappings && options.iptables.length + options.nftables.length === 0) backend = "iptables";
+  if (backend === undefined && noMappings && options.iptables.length + options.nftables.length === 0)
+    backend = "iptables";
   backend ??= await defaultBackend();
   const wrong: PortmapBackend = backend === "iptables" ? "nftables" : "iptables";
-  if (options[wrong].length > 0) throw invalidConfig(`${backend} backend was requested but configuration contains ${wrong}-specific options [${options[wrong].join(" ")}]`);
+  if (options[wrong].length > 0)
+    throw invalidConfig(
+      `${backend} backend was requested but configuration contains ${wrong}-specific options [${options[wrong].join(" ")}]`,
+    );
   return backend;
 }
 
@@ -126,7 +146,13 @@ export function containerAddresses(prev: Result100 | undefined, ifName: string):
     const key = net.ip.family === 4 ? "v4" : "v6";
     if (out[key] !== undefined) continue;
     const i = ip.interface;
-    if (i !== undefined && i >= 0 && i < ifaces.length && (ifaces[i]?.name !== ifName || (ifaces[i]?.sandbox ?? "") === "")) continue;
+    if (
+      i !== undefined &&
+      i >= 0 &&
+      i < ifaces.length &&
+      (ifaces[i]?.name !== ifName || (ifaces[i]?.sandbox ?? "") === "")
+    )
+      continue;
     out[key] = net;
   }
   return out;
@@ -160,7 +186,11 @@ function foldMappingKeys(config: unknown): unknown {
  * and the port numbers, in the reference's order. ADD and DEL wrap its errors as
  * `failed to parse config: ...` ({@link wrapParseError}); CHECK does not.
  */
-export async function parsePortmapConfig(config: unknown, ifName: string, defaultBackend: DefaultBackend): Promise<PortmapConfig> {
+export async function parsePortmapConfig(
+  config: unknown,
+  ifName: string,
+  defaultBackend: DefaultBackend,
+): Promise<PortmapConfig> {
   const parsed = v.safeParse(Schema, foldMappingKeys(config), { abortEarly: true });
   if (!parsed.success) throw unmarshalError(parsed.issues[0]);
   const c = parsed.output;
@@ -173,7 +203,8 @@ export async function parsePortmapConfig(config: unknown, ifName: string, defaul
   if (markMasqBit < 0 || markMasqBit > 31) throw invalidConfig("MasqMarkBit must be between 0 and 31");
   const rawMappings = c.runtimeConfig?.portMappings ?? [];
   const backend = await chooseBackend(c, defaultBackend, rawMappings.length === 0);
-  if (backend !== "iptables" && backend !== "nftables") throw invalidConfig(`unrecognized backend ${JSON.stringify(backend)}`);
+  if (backend !== "iptables" && backend !== "nftables")
+    throw invalidConfig(`unrecognized backend ${JSON.stringify(backend)}`);
   const portMappings = rawMappings.map((m) => ({
     hostPort: m?.hostPort ?? 0,
     containerPort: m?.containerPort ?? 0,

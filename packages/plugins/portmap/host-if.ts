@@ -14,7 +14,8 @@ export function routableHostIf(routes: readonly RouteInfo[], ip: IP): string | u
     const dst = parsePrefix(r.dst);
     if (r.dev === undefined || dst === undefined || dst.ip.family !== ip.family || !contains(dst, ip)) continue;
     const metric = r.metric ?? 0;
-    if (best === undefined || dst.prefix > best.prefix || (dst.prefix === best.prefix && metric < best.metric)) best = { dev: r.dev, prefix: dst.prefix, metric };
+    if (best === undefined || dst.prefix > best.prefix || (dst.prefix === best.prefix && metric < best.metric))
+      best = { dev: r.dev, prefix: dst.prefix, metric };
   }
   return best?.dev;
 }

@@ -68,8 +68,11 @@ async function add(ports: PortmapPorts, a: CmdArgs): Promise<Result100> {
     // A failed ADD leaves nothing of this container behind (ADD-6); the shared chains stay, as the reference's do.
     await removePortmapRules(ports, conf, a.containerID).catch((e: unknown) => ports.warn(`rollback: ${message(e)}`));
     if (err instanceof CniError) throw err;
-    const prefix = conf.backend === "nftables" ? "unable to set up nftables rules for port mappings" : "unable to setup DNAT";
-    throw new Error(message(err).startsWith("unable to enable route_localnet") ? message(err) : `${prefix}: ${message(err)}`);
+    const prefix =
+      conf.backend === "nftables" ? "unable to set up nftables rules for port mappings" : "unable to setup DNAT";
+    throw new Error(
+      message(err).startsWith("unable to enable route_localnet") ? message(err) : `${prefix}: ${message(err)}`,
+    );
   }
   await flushUdpConntrack(ports, conf);
   return conf.prevResult;

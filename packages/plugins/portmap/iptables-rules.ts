@@ -30,15 +30,37 @@ export function markDef(bit: number): string {
 }
 
 /** The rule of CNI-HOSTPORT-SETMARK. */
-export const setMarkRule = (bit: number): IptRule => ["-m", "comment", "--comment", "CNI portfwd masquerade mark", "-j", "MARK", "--set-xmark", markDef(bit)];
+export const setMarkRule = (bit: number): IptRule => [
+  "-m",
+  "comment",
+  "--comment",
+  "CNI portfwd masquerade mark",
+  "-j",
+  "MARK",
+  "--set-xmark",
+  markDef(bit),
+];
 /** The rule of CNI-HOSTPORT-MASQ. */
 export const masqRule = (bit: number): IptRule => ["-m", "mark", "--mark", markDef(bit), "-j", "MASQUERADE"];
 /** The jump prepended to POSTROUTING. */
-export const MASQ_ENTRY_RULE: IptRule = ["-m", "comment", "--comment", "CNI portfwd requiring masquerade", "-j", MASQ_CHAIN];
+export const MASQ_ENTRY_RULE: IptRule = [
+  "-m",
+  "comment",
+  "--comment",
+  "CNI portfwd requiring masquerade",
+  "-j",
+  MASQ_CHAIN,
+];
 
 /** Protocols whose `--dport` makes iptables load the match of the same name (`-m tcp`). */
 const PORT_PROTOCOLS = new Set(["tcp", "udp", "sctp", "dccp", "udplite"]);
-const PROTO_NUMBERS: Readonly<Record<string, string>> = { "6": "tcp", "17": "udp", "132": "sctp", "33": "dccp", "136": "udplite" };
+const PROTO_NUMBERS: Readonly<Record<string, string>> = {
+  "6": "tcp",
+  "17": "udp",
+  "132": "sctp",
+  "33": "dccp",
+  "136": "udplite",
+};
 
 /** The protocol as iptables-save names it (lower case; numbers of known protocols by name). */
 export function saveProto(proto: string): string {
@@ -96,7 +118,21 @@ export function dnatChain(conf: PortmapConfig, containerID: string, container: I
   for (const [proto, ports] of portsByProto(conf.portMappings)) {
     for (const spec of chunks(ports)) {
       // The reference's argv, user conditions included, in the form iptables-save prints back.
-      const argv = ["-m", "comment", "--comment", comment, "-m", "multiport", "-p", proto, "--destination-ports", spec, ...conds, "-j", name];
+      const argv = [
+        "-m",
+        "comment",
+        "--comment",
+        comment,
+        "-m",
+        "multiport",
+        "-p",
+        proto,
+        "--destination-ports",
+        spec,
+        ...conds,
+        "-j",
+        name,
+      ];
       entryRules.push(canonicalIptRule(family, argv));
     }
   }
@@ -114,7 +150,10 @@ export function dnatChain(conf: PortmapConfig, containerID: string, container: I
       rules.push([...src, ...d, "-p", proto, ...match, "-j", mark]);
       if (family === 4 && !conf.masqAll) rules.push(["-s", "127.0.0.1/32", ...d, "-p", proto, ...match, "-j", mark]);
     }
-    const to = family === 6 ? `[${formatAddr(container.ip)}]:${m.containerPort}` : `${formatAddr(container.ip)}:${m.containerPort}`;
+    const to =
+      family === 6
+        ? `[${formatAddr(container.ip)}]:${m.containerPort}`
+        : `${formatAddr(container.ip)}:${m.containerPort}`;
     rules.push([...d, "-p", proto, ...match, "-j", "DNAT", "--to-destination", to]);
   }
   return { name, rules, entryRules };

@@ -38,7 +38,8 @@ export function planIptablesAdd(conf: PortmapConfig, containerID: string, contai
     ops.push({ op: "ipt.rule.insert", ...t, chain: "POSTROUTING", rule: MASQ_ENTRY_RULE });
   }
   ops.push({ op: "ipt.chain.ensure", ...t, chain: TOP_DNAT_CHAIN });
-  for (const entry of ["PREROUTING", "OUTPUT"]) ops.push({ op: "ipt.rule.append", ...t, chain: entry, rule: TOP_ENTRY_RULE });
+  for (const entry of ["PREROUTING", "OUTPUT"])
+    ops.push({ op: "ipt.rule.append", ...t, chain: entry, rule: TOP_ENTRY_RULE });
   const dn = dnatChain(conf, containerID, container);
   // The container's own chain is new on a first ADD: the backend may then skip reading nat.
   ops.push({ op: "ipt.chain.ensure", ...t, chain: dn.name, fresh: true });
@@ -52,9 +53,15 @@ export function planIptablesAdd(conf: PortmapConfig, containerID: string, contai
  * legacy `CNI-SN-` chain, each with every jump to it. Removing a chain that is not there
  * is no change, so the firewall writes nothing for a container already gone (DEL-3).
  */
-export function planIptablesDel(conf: PortmapConfig, containerID: string, families: readonly Family[]): IptChainRemove[] {
+export function planIptablesDel(
+  conf: PortmapConfig,
+  containerID: string,
+  families: readonly Family[],
+): IptChainRemove[] {
   return families.flatMap((family) =>
-    [dnatChainName(conf.name, containerID), oldSnatChainName(conf.name, containerID)].map((chain): IptChainRemove => ({ op: "ipt.chain.remove", family, table: "nat", chain })),
+    [dnatChainName(conf.name, containerID), oldSnatChainName(conf.name, containerID)].map(
+      (chain): IptChainRemove => ({ op: "ipt.chain.remove", family, table: "nat", chain }),
+    ),
   );
 }
 
@@ -66,17 +73,24 @@ const goRules = (rules: readonly IptRule[]): string => `[${rules.map((r) => `[${
  * CHECK for one family (`chain.check`): the container's chain exists, holds each planned
  * rule, and each entry rule is in CNI-HOSTPORT-DNAT. Returns the problem, or undefined.
  */
-export function checkIptables(conf: PortmapConfig, containerID: string, container: IPNet, chains: readonly IptChainState[]): string | undefined {
+export function checkIptables(
+  conf: PortmapConfig,
+  containerID: string,
+  container: IPNet,
+  chains: readonly IptChainState[],
+): string | undefined {
   const dn = dnatChain(conf, containerID, container);
   const own = chains.find((c) => c.name === dn.name);
   if (own === undefined) return `chain ${dn.name} not found in iptables table nat`;
   // The reference walks the rules from the last, so the message names the same set either way.
   for (const rule of [...dn.rules].reverse()) {
-    if (!own.rules.some((r) => sameRule(r, rule))) return `rule ${goRules(dn.rules)} in chain ${dn.name} not found in table nat`;
+    if (!own.rules.some((r) => sameRule(r, rule)))
+      return `rule ${goRules(dn.rules)} in chain ${dn.name} not found in table nat`;
   }
   const top = chains.find((c) => c.name === TOP_DNAT_CHAIN)?.rules ?? [];
   for (const rule of [...dn.entryRules].reverse()) {
-    if (!top.some((r) => sameRule(r, rule))) return `rule ${goRules(dn.entryRules.map((r) => r.slice(0, -2)))} in chain ${TOP_DNAT_CHAIN} not found in table nat`;
+    if (!top.some((r) => sameRule(r, rule)))
+      return `rule ${goRules(dn.entryRules.map((r) => r.slice(0, -2)))} in chain ${TOP_DNAT_CHAIN} not found in table nat`;
   }
   return undefined;
 }

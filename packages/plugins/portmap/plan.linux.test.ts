@@ -18,7 +18,12 @@ if (!run) console.warn("skipping portmap's real-kernel rule test: it needs root 
 
 const conf: PortmapConfig = portmapConfig({
   conditionsV4: ["!", "-i", "lo", "-d", "198.18.0.9"],
-  portMappings: [mapping(8080, 80), mapping(8443, 443, "tcp", "198.18.0.1"), mapping(53, 53, "UDP", "2001:db8::1"), mapping(5000, 5000, "sctp", "0.0.0.0")],
+  portMappings: [
+    mapping(8080, 80),
+    mapping(8443, 443, "tcp", "198.18.0.1"),
+    mapping(53, 53, "UDP", "2001:db8::1"),
+    mapping(5000, 5000, "sctp", "0.0.0.0"),
+  ],
   containerV6: V6,
 });
 
@@ -26,7 +31,10 @@ const conf: PortmapConfig = portmapConfig({
 const quote = (t: string): string => (/[\s"]/.test(t) ? `"${t.replaceAll('"', '\\"')}"` : t);
 
 function sh(ns: string, argv: string[], input = ""): string {
-  const r = Bun.spawnSync(["ip", "netns", "exec", ns, ...argv], { stdin: new TextEncoder().encode(input), stderr: "pipe" });
+  const r = Bun.spawnSync(["ip", "netns", "exec", ns, ...argv], {
+    stdin: new TextEncoder().encode(input),
+    stderr: "pipe",
+  });
   if (r.exitCode !== 0) throw new Error(`${argv.join(" ")}: ${r.stderr.toString()}`);
   return r.stdout.toString();
 }
@@ -37,7 +45,8 @@ function restoreScript(ops: FirewallOp[]): { script: string; expected: string[] 
   const rules: string[] = [];
   for (const o of ops) {
     if (o.op === "ipt.chain.ensure") chains.push(`:${o.chain} - [0:0]`);
-    if (o.op === "ipt.rule.append" || o.op === "ipt.rule.insert") rules.push(`-A ${o.chain} ${o.rule.map(quote).join(" ")}`);
+    if (o.op === "ipt.rule.append" || o.op === "ipt.rule.insert")
+      rules.push(`-A ${o.chain} ${o.rule.map(quote).join(" ")}`);
   }
   return { script: `*nat\n${chains.join("\n")}\n${rules.join("\n")}\nCOMMIT\n`, expected: rules };
 }
@@ -51,7 +60,9 @@ describe.skipIf(!run)("portmap rules on the real kernel", () => {
         const { script, expected } = restoreScript(planIptablesAdd(conf, "cid", net));
         const tool = family === 4 ? "iptables" : "ip6tables";
         sh(ns.name, [`${tool}-restore`, "--noflush"], script);
-        const saved = sh(ns.name, [`${tool}-save`, "-t", "nat"]).split("\n").filter((l) => l.startsWith("-A "));
+        const saved = sh(ns.name, [`${tool}-save`, "-t", "nat"])
+          .split("\n")
+          .filter((l) => l.startsWith("-A "));
         expect(saved.toSorted()).toEqual(expected.toSorted());
       } finally {
         deleteThrowawayNetns(ns);
@@ -62,12 +73,24 @@ describe.skipIf(!run)("portmap rules on the real kernel", () => {
       const ns = createThrowawayNetns("pmrules");
       try {
         const net = family === 4 ? conf.containerV4! : conf.containerV6!;
-        const ops = planNftAdd({ ...conf, backend: "nftables", conditionsV4: ["ip", "saddr", "!=", "198.18.3.0/24"], portMappings: conf.portMappings.map((m) => ({ ...m, protocol: m.protocol.toLowerCase() })) }, "cid", net);
+        const ops = planNftAdd(
+          {
+            ...conf,
+            backend: "nftables",
+            conditionsV4: ["ip", "saddr", "!=", "198.18.3.0/24"],
+            portMappings: conf.portMappings.map((m) => ({ ...m, protocol: m.protocol.toLowerCase() })),
+          },
+          "cid",
+          net,
+        );
         const lines: string[] = [];
         const expected: string[] = [];
         for (const o of ops) {
           if (o.op === "nft.table.ensure") lines.push(`add table ${o.family} ${o.table} { comment "${o.comment}" ; }`);
-          if (o.op === "nft.chain.ensure") lines.push(`add chain ${o.family} ${o.table} ${o.chain}${o.base ? ` { type ${o.base.type} hook ${o.base.hook} priority ${o.base.priority} ; }` : ""}`);
+          if (o.op === "nft.chain.ensure")
+            lines.push(
+              `add chain ${o.family} ${o.table} ${o.chain}${o.base ? ` { type ${o.base.type} hook ${o.base.hook} priority ${o.base.priority} ; }` : ""}`,
+            );
           if (o.op === "nft.rule.add") {
             const text = `${o.rule}${o.comment === undefined ? "" : ` comment "${o.comment}"`}`;
             lines.push(`add rule ${o.family} ${o.table} ${o.chain} ${text}`);

@@ -15,7 +15,8 @@ export type PtpCheckView = CheckView;
 export function checkPtp(netns: string, ifName: string, prev: Result100, view: PtpCheckView): string | undefined {
   const interfaces = prev.interfaces ?? [];
   const contMap = interfaces.find((i) => i.name === ifName && i.sandbox === netns) ?? { name: "", sandbox: "" };
-  if ((contMap.sandbox ?? "") !== netns) return `Sandbox in prevResult ${contMap.sandbox ?? ""} doesn't match configured netns: ${netns}`;
+  if ((contMap.sandbox ?? "") !== netns)
+    return `Sandbox in prevResult ${contMap.sandbox ?? ""} doesn't match configured netns: ${netns}`;
   if (contMap.name === "") return `Container interface name missing in prevResult: ${contMap.name}`;
   const cont = view.containerLinks.find((l) => l.name === contMap.name);
   if (cont === undefined) return `ptp: Container Interface name in prevResult: ${contMap.name} not found`;
@@ -26,8 +27,13 @@ export function checkPtp(netns: string, ifName: string, prev: Result100, view: P
   for (const intf of interfaces) {
     if ((intf.sandbox ?? "") !== "") continue;
     const host = view.hostLinks.find((l) => l.name === intf.name);
-    if (host === undefined || host.kind !== "veth" || host.index !== cont.peerIndex) return `ptp: host interface ${intf.name} is not the peer of ${ifName}`;
-    if (intf.mac !== undefined && intf.mac !== "" && intf.mac !== host.mac) return `ptp: Interface ${intf.name} Mac ${intf.mac} doesn't match host Mac: ${host.mac}`;
+    if (host === undefined || host.kind !== "veth" || host.index !== cont.peerIndex)
+      return `ptp: host interface ${intf.name} is not the peer of ${ifName}`;
+    if (intf.mac !== undefined && intf.mac !== "" && intf.mac !== host.mac)
+      return `ptp: Interface ${intf.name} Mac ${intf.mac} doesn't match host Mac: ${host.mac}`;
   }
-  return checkInterfaceIps(ifName, prev.ips ?? [], view.containerAddrs, view.containerRoutes) ?? checkRoutes(prev.routes ?? [], view.containerRoutes);
+  return (
+    checkInterfaceIps(ifName, prev.ips ?? [], view.containerAddrs, view.containerRoutes) ??
+    checkRoutes(prev.routes ?? [], view.containerRoutes)
+  );
 }

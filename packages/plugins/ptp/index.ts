@@ -33,8 +33,14 @@ async function add(ports: PluginPorts, a: CmdArgs): Promise<Result100> {
   try {
     await requireNetns(ports.kernel, a.netns);
     const families = familiesOf(ipamResult.ips ?? []);
-    let fresh: Awaited<ReturnType<typeof readPtpView>> | undefined = await readPtpView(ports.kernel, a.netns, a.ifName, families);
-    if (fresh.containerLinks.some((l) => l.name === a.ifName)) throw containerNameTaken(a.ifName, randomVethName(ports.random));
+    let fresh: Awaited<ReturnType<typeof readPtpView>> | undefined = await readPtpView(
+      ports.kernel,
+      a.netns,
+      a.ifName,
+      families,
+    );
+    if (fresh.containerLinks.some((l) => l.name === a.ifName))
+      throw containerNameTaken(a.ifName, randomVethName(ports.random));
     const read = async () => {
       const v = fresh ?? (await readPtpView(ports.kernel, a.netns, a.ifName, families));
       fresh = undefined;
@@ -48,14 +54,21 @@ async function add(ports: PluginPorts, a: CmdArgs): Promise<Result100> {
       for (const f of await rollback(ports.kernel, undoOf(applied.plan.steps))) ports.warn(`rollback: ${f}`);
     };
     // Masquerading comes last, as the reference (§8.2 step 7); a failure undoes the veth too.
-    undoMasq = await addMasq(ports, conf, { ifName: a.ifName, cid: a.containerID }, (result.ips ?? []).map((ip) => ip.address));
+    undoMasq = await addMasq(
+      ports,
+      conf,
+      { ifName: a.ifName, cid: a.containerID },
+      (result.ips ?? []).map((ip) => ip.address),
+    );
     await fillMacs(ports.kernel, result.interfaces ?? []);
     return result;
   } catch (err) {
     await undoMasq?.().catch((e: unknown) => ports.warn(`rollback: ${e instanceof Error ? e.message : String(e)}`));
     await undoKernel?.();
     // Release the address on every failure path, the early ones included (ADD-6, §8.2 step 1).
-    await ipam.del().catch((e: unknown) => ports.warn(`IPAM DEL after a failed ADD: ${e instanceof Error ? e.message : String(e)}`));
+    await ipam
+      .del()
+      .catch((e: unknown) => ports.warn(`IPAM DEL after a failed ADD: ${e instanceof Error ? e.message : String(e)}`));
     throw err;
   }
 }
@@ -102,7 +115,15 @@ export async function planAdd(
   if (ipamResult === undefined) throw new Error("no plugin name provided");
   const hostVeth = pickVethName(new Set(view.hostLinks.map((l) => l.name)), ports.random);
   const plan = planPtpAdd({ conf, netns: a.netns, ifName: a.ifName, ipam: ipamResult, view, hostVeth });
-  return { ...plan, firewall: await planMasq(ports.firewall, conf, { ifName: a.ifName, cid: a.containerID }, (plan.result.ips ?? []).map((ip) => ip.address)) };
+  return {
+    ...plan,
+    firewall: await planMasq(
+      ports.firewall,
+      conf,
+      { ifName: a.ifName, cid: a.containerID },
+      (plan.result.ips ?? []).map((ip) => ip.address),
+    ),
+  };
 }
 
 /** The ptp handlers over the given ports. */

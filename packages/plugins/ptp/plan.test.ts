@@ -6,22 +6,42 @@ import { parsePtpConfig } from "./config.ts";
 import { planPtpAdd, type PtpView } from "./plan.ts";
 
 const NS = "/var/run/netns/c1";
-const conf = (extra: Record<string, unknown> = {}) => parsePtpConfig({ cniVersion: "1.0.0", name: "p", type: "ptp", ipam: { type: "host-local" }, ...extra });
-const view = (extra: Partial<PtpView> = {}): PtpView => ({ containerLinks: [], sysctls: { ipv4Forward: "0", ipv6Forward: "0" }, loDisableIpv6: "0", hostRoutes: new Set(), ...extra });
+const conf = (extra: Record<string, unknown> = {}) =>
+  parsePtpConfig({ cniVersion: "1.0.0", name: "p", type: "ptp", ipam: { type: "host-local" }, ...extra });
+const view = (extra: Partial<PtpView> = {}): PtpView => ({
+  containerLinks: [],
+  sysctls: { ipv4Forward: "0", ipv6Forward: "0" },
+  loDisableIpv6: "0",
+  hostRoutes: new Set(),
+  ...extra,
+});
 const dual: Result100 = {
   cniVersion: "1.1.0",
-  ips: [{ address: "198.18.4.5/24", gateway: "198.18.4.1" }, { address: "2001:db8:4::5/64", gateway: "2001:db8:4::1" }],
+  ips: [
+    { address: "198.18.4.5/24", gateway: "198.18.4.1" },
+    { address: "2001:db8:4::5/64", gateway: "2001:db8:4::1" },
+  ],
   routes: [{ dst: "0.0.0.0/0" }],
 };
-const plan = (ipam: Result100 = dual, v: PtpView = view(), c = conf()) => planPtpAdd({ conf: c, netns: NS, ifName: "eth0", ipam, view: v, hostVeth: "veth0000beef" });
-const has = (ops: KernelOp[], want: Record<string, unknown>): boolean => ops.some((op) => Object.entries(want).every(([k, v]) => JSON.stringify((op as unknown as Record<string, unknown>)[k]) === JSON.stringify(v)));
+const plan = (ipam: Result100 = dual, v: PtpView = view(), c = conf()) =>
+  planPtpAdd({ conf: c, netns: NS, ifName: "eth0", ipam, view: v, hostVeth: "veth0000beef" });
+const has = (ops: KernelOp[], want: Record<string, unknown>): boolean =>
+  ops.some((op) =>
+    Object.entries(want).every(
+      ([k, v]) => JSON.stringify((op as unknown as Record<string, unknown>)[k]) === JSON.stringify(v),
+    ),
+  );
 
 describe("planPtpAdd", () => {
   test("replaces the subnet route with a link route to the gateway and the subnet via the gateway", () => {
     const ops = opsOf(plan().steps);
     expect(has(ops, { op: "route.del", ns: NS, dst: "198.18.4.0/24", dev: "eth0" })).toBe(true);
-    expect(has(ops, { op: "route.add", ns: NS, dst: "198.18.4.1/32", dev: "eth0", scope: "link", src: "198.18.4.5" })).toBe(true);
-    expect(has(ops, { op: "route.add", ns: NS, dst: "198.18.4.0/24", gw: "198.18.4.1", dev: "eth0", src: "198.18.4.5" })).toBe(true);
+    expect(
+      has(ops, { op: "route.add", ns: NS, dst: "198.18.4.1/32", dev: "eth0", scope: "link", src: "198.18.4.5" }),
+    ).toBe(true);
+    expect(
+      has(ops, { op: "route.add", ns: NS, dst: "198.18.4.0/24", gw: "198.18.4.1", dev: "eth0", src: "198.18.4.5" }),
+    ).toBe(true);
     expect(has(ops, { op: "route.add", ns: NS, dst: "2001:db8:4::1/128", scope: "link" })).toBe(true);
     // The host's route to the container has scope host, as the reference's.
     expect(has(ops, { op: "route.add", ns: "host", dst: "198.18.4.5/32", scope: "host" })).toBe(true);
@@ -64,9 +84,15 @@ describe("planPtpAdd", () => {
 
   test("fails without IPs, and when the container name is taken", () => {
     expect(() => plan({ cniVersion: "1.1.0" })).toThrow("IPAM plugin returned missing IP config");
-    const taken = view({ containerLinks: [{ index: 2, name: "eth0", kind: "veth", mac: "", mtu: 1500, up: true, operState: "UP", promisc: false }] });
+    const taken = view({
+      containerLinks: [
+        { index: 2, name: "eth0", kind: "veth", mac: "", mtu: 1500, up: true, operState: "UP", promisc: false },
+      ],
+    });
     // v1.1.1 (Debian) differs: `container veth name provided (eth0) already exists`; SPEC H-1 follows upstream main
-    expect(() => plan(dual, taken)).toThrow('container veth name ("eth0") peer provided ("veth0000beef") already exists');
+    expect(() => plan(dual, taken)).toThrow(
+      'container veth name ("eth0") peer provided ("veth0000beef") already exists',
+    );
   });
 
   test("the mtu is set on both ends", () => {

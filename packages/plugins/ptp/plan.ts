@@ -67,7 +67,10 @@ export function planPtpAdd(input: PtpAddInput): PtpAddPlan {
   const families = new Set(ips.map((ip) => ip.cidr.ip.family));
   // A veth cannot DAD against anything but the host end, which holds only the gateway.
   const target: IfaceTarget = { netns, ifName, ipv6, loDisableIpv6: view.loDisableIpv6, nodad: true };
-  const steps: PlanStep[] = [...forwardingOps(view.sysctls, families).map(keep), ...vethSteps({ netns, ifName, hostName: hostVeth, mtu: conf.mtu, ipv6 })];
+  const steps: PlanStep[] = [
+    ...forwardingOps(view.sysctls, families).map(keep),
+    ...vethSteps({ netns, ifName, hostName: hostVeth, mtu: conf.mtu, ipv6 }),
+  ];
   steps.push(...addressSteps(target, ips));
   for (const ip of ips) {
     const src = formatAddr(ip.cidr.ip);
@@ -83,7 +86,15 @@ export function planPtpAdd(input: PtpAddInput): PtpAddPlan {
   const planned = new Set(view.hostRoutes);
   for (const ip of ips) {
     // A /32 (or /128): netlink's AddrAdd gives it no broadcast, so neither do we.
-    steps.push(keep({ op: "addr.add", ns: HOST, dev: hostVeth, cidr: hostCidr(ip.gateway!), ...(ip.cidr.ip.family === 6 ? { nodad: true } : {}) }));
+    steps.push(
+      keep({
+        op: "addr.add",
+        ns: HOST,
+        dev: hostVeth,
+        cidr: hostCidr(ip.gateway!),
+        ...(ip.cidr.ip.family === 6 ? { nodad: true } : {}),
+      }),
+    );
     const route = hostCidr(ip.cidr.ip);
     if (planned.has(route)) continue;
     planned.add(route);

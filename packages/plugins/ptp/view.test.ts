@@ -35,14 +35,24 @@ function recordingKernel(calls: string[]): Kernel {
 describe("readPtpView", () => {
   test("an IPv4-only ADD reads the host's IPv4 routes only and finds the container's /32 there", async () => {
     const calls: string[] = [];
-    const view = await readPtpView(recordingKernel(calls), "/var/run/netns/c", "eth0", familiesOf([{ address: "198.18.0.2/24" }]));
+    const view = await readPtpView(
+      recordingKernel(calls),
+      "/var/run/netns/c",
+      "eth0",
+      familiesOf([{ address: "198.18.0.2/24" }]),
+    );
     expect(calls).toEqual(["host 4"]);
     expect([...view.hostRoutes]).toEqual(["198.18.0.2/32"]);
   });
 
   test("a dual-stack ADD reads both families in one read, as before", async () => {
     const calls: string[] = [];
-    const view = await readPtpView(recordingKernel(calls), "/var/run/netns/c", "eth0", familiesOf([{ address: "198.18.0.2/24" }, { address: "2001:db8::2/64" }]));
+    const view = await readPtpView(
+      recordingKernel(calls),
+      "/var/run/netns/c",
+      "eth0",
+      familiesOf([{ address: "198.18.0.2/24" }, { address: "2001:db8::2/64" }]),
+    );
     expect(calls).toEqual(["host all"]);
     expect([...view.hostRoutes].sort()).toEqual(["198.18.0.2/32", "2001:db8::2/128"]);
   });

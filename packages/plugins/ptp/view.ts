@@ -23,11 +23,27 @@ export function familiesOf(ips: readonly { address: string }[]): (4 | 6)[] {
  * `/32` or `/128` among them, and an IPv4-only ADD need not read (and name the devices
  * of) the host's IPv6 table, which holds a link-local route for every veth.
  */
-export async function readPtpView(kernel: Kernel, netns: string, ifName: string, families: readonly (4 | 6)[] = [4, 6]): Promise<PtpView & { hostLinks: LinkInfo[] }> {
-  const routes = families.length === 1 ? kernel.routes(HOST, families[0]) : families.length === 0 ? Promise.resolve([]) : kernel.routes(HOST);
-  const [containerLinks, sysctls, hostRoutes] = await Promise.all([linksNamed(kernel, netns, [ifName]), readHostSysctls(kernel), routes]);
+export async function readPtpView(
+  kernel: Kernel,
+  netns: string,
+  ifName: string,
+  families: readonly (4 | 6)[] = [4, 6],
+): Promise<PtpView & { hostLinks: LinkInfo[] }> {
+  const routes =
+    families.length === 1
+      ? kernel.routes(HOST, families[0])
+      : families.length === 0
+        ? Promise.resolve([])
+        : kernel.routes(HOST);
+  const [containerLinks, sysctls, hostRoutes] = await Promise.all([
+    linksNamed(kernel, netns, [ifName]),
+    readHostSysctls(kernel),
+    routes,
+  ]);
   const hostLinks: LinkInfo[] = [];
   const loDisableIpv6 = hasIpv6(sysctls) ? await kernel.sysctl(netns, ifKey("ipv6", "lo", "disable_ipv6")) : undefined;
-  const hostOnly = hostRoutes.filter((r) => r.dst.endsWith("/32") || r.dst.endsWith("/128")).map((r) => canonicalCidr(r.dst));
+  const hostOnly = hostRoutes
+    .filter((r) => r.dst.endsWith("/32") || r.dst.endsWith("/128"))
+    .map((r) => canonicalCidr(r.dst));
   return { hostLinks, containerLinks, sysctls, loDisableIpv6, hostRoutes: new Set(hostOnly) };
 }

@@ -65,7 +65,10 @@ export function staticGateways(gateways: readonly string[]): { v4?: IP; v6?: IP 
     if (ip === undefined) throw new Error(`invalid static gateway IP address: ${text}`);
     const key = ip.family === 4 ? "v4" : "v6";
     const seen = out[key];
-    if (seen !== undefined) throw new Error(`gateways list contains multiple ${ip.family === 4 ? "IPv4" : "IPv6"} addresses: ${formatIP(seen)} and ${text}`);
+    if (seen !== undefined)
+      throw new Error(
+        `gateways list contains multiple ${ip.family === 4 ? "IPv4" : "IPv6"} addresses: ${formatIP(seen)} and ${text}`,
+      );
     out[key] = ip;
   }
   return out;

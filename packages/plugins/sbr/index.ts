@@ -32,12 +32,20 @@ async function plan(ports: SbrPorts, a: CmdArgs, conf: SbrConfig, prev: Result10
   const rules = await k.rules(a.netns).catch((e: unknown) => {
     throw new Error(`Failed to list all rules: ${goErrorText(e)}`);
   });
-  if ((await k.link(a.netns, a.ifName)) === undefined) throw new Error(`Cannot find network interface ${a.ifName}: Link not found`);
+  if ((await k.link(a.netns, a.ifName)) === undefined)
+    throw new Error(`Cannot find network interface ${a.ifName}: Link not found`);
   const routes = await k.routes(a.netns).catch((e: unknown) => {
     throw new Error(`Unable to list routes: ${goErrorText(e)}`);
   });
   const gateways = staticGateways(conf.gateways);
-  return planRoutes(a.netns, a.ifName, ips, { rules, linkRoutes: routes.filter((r) => r.dev === a.ifName) }, gateways, conf.addSourceHints);
+  return planRoutes(
+    a.netns,
+    a.ifName,
+    ips,
+    { rules, linkRoutes: routes.filter((r) => r.dev === a.ifName) },
+    gateways,
+    conf.addSourceHints,
+  );
 }
 
 async function add(ports: SbrPorts, a: CmdArgs): Promise<Result100> {
@@ -53,7 +61,13 @@ async function add(ports: SbrPorts, a: CmdArgs): Promise<Result100> {
   }
   // The reference only logs these (addSourceHints): each on its own, a failure is a warning.
   for (const op of p.hints) {
-    await ports.kernel.apply([op]).catch((e: unknown) => ports.warn(`Warning: ${op.op === "route.add" ? "Failed to add subnet route to main table" : "Failed to delete route"}: ${goErrorText(e)}`));
+    await ports.kernel
+      .apply([op])
+      .catch((e: unknown) =>
+        ports.warn(
+          `Warning: ${op.op === "route.add" ? "Failed to add subnet route to main table" : "Failed to delete route"}: ${goErrorText(e)}`,
+        ),
+      );
   }
   return conf.prevResult;
 }
@@ -84,7 +98,9 @@ export function sbrDefinition(ports: SbrPorts): PluginDefinition {
 /** The binary's entry for `sbr`: the netlink driver (`ip` with TSCNI_KERNEL=iproute2). */
 export async function main(io: PluginIO): Promise<number> {
   const { createNetlinkKernel } = await import("@tscni/kernel/netlink");
-  const kernel = io.env.TSCNI_KERNEL === "iproute2" ? (await import("@tscni/kernel/linux")).createLinuxKernel() : createNetlinkKernel();
+  const kernel =
+    io.env.TSCNI_KERNEL === "iproute2"
+      ? (await import("@tscni/kernel/linux")).createLinuxKernel()
+      : createNetlinkKernel();
   return pluginMain(sbrDefinition({ kernel, warn: (m) => io.stderr(`${m}\n`) }), io);
 }
-

@@ -57,10 +57,20 @@ describe.skipIf(skip).each(DRIVERS)("sbr on the real kernel (%s driver)", (_, cr
       cniVersion: "1.0.0",
       name: "sbr-net",
       type: "sbr",
-      prevResult: { cniVersion: "1.0.0", interfaces: [{ name: ifName, sandbox: ctr!.path }], ips: [{ address: "198.18.1.5/24", gateway: "198.18.1.1", interface: 0 }] },
+      prevResult: {
+        cniVersion: "1.0.0",
+        interfaces: [{ name: ifName, sandbox: ctr!.path }],
+        ips: [{ address: "198.18.1.5/24", gateway: "198.18.1.1", interface: 0 }],
+      },
     };
     const io: PluginIO = {
-      env: { CNI_COMMAND: command, CNI_CONTAINERID: "ctr1", CNI_NETNS: ctr!.path, CNI_IFNAME: ifName, CNI_PATH: "/opt/cni/bin" },
+      env: {
+        CNI_COMMAND: command,
+        CNI_CONTAINERID: "ctr1",
+        CNI_NETNS: ctr!.path,
+        CNI_IFNAME: ifName,
+        CNI_PATH: "/opt/cni/bin",
+      },
       readStdin: async () => new TextEncoder().encode(JSON.stringify(config)),
       stdout: (s) => void (stdout += s),
       stderr: () => {},
@@ -69,7 +79,9 @@ describe.skipIf(skip).each(DRIVERS)("sbr on the real kernel (%s driver)", (_, cr
   }
 
   const dev = (route: string): string | undefined => /\bdev (\S+)/.exec(route)?.[1];
-  const rxPackets = (link: string): number => (JSON.parse(iph("-s", "-j", "link", "show", "dev", link)) as { stats64: { rx: { packets: number } } }[])[0]!.stats64.rx.packets;
+  const rxPackets = (link: string): number =>
+    (JSON.parse(iph("-s", "-j", "link", "show", "dev", link)) as { stats64: { rx: { packets: number } } }[])[0]!.stats64
+      .rx.packets;
 
   test("after ADD traffic from the second address leaves by the second interface, other traffic by the first", async () => {
     // Before: the source does not matter, everything follows main's default route.
@@ -81,7 +93,22 @@ describe.skipIf(skip).each(DRIVERS)("sbr on the real kernel (%s driver)", (_, cr
     expect(dev(ipc("route", "get", "198.18.50.1", "from", "198.18.0.5"))).toBe("eth0");
     // A ping from the second address goes out by eth1: the host's v1 receives it.
     const before = rxPackets("v1");
-    sh(["ip", "netns", "exec", ctr!.name, "ping", "-c", "3", "-i", "0.2", "-W", "2", "-I", "198.18.1.5", "198.18.50.1"]);
+    sh([
+      "ip",
+      "netns",
+      "exec",
+      ctr!.name,
+      "ping",
+      "-c",
+      "3",
+      "-i",
+      "0.2",
+      "-W",
+      "2",
+      "-I",
+      "198.18.1.5",
+      "198.18.50.1",
+    ]);
     expect(rxPackets("v1") - before).toBeGreaterThanOrEqual(3);
     expect((await run("CHECK", "eth1")).code).toBe(0);
   });

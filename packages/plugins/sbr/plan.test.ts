@@ -21,7 +21,17 @@ const V6 = { address: "2001:db8::5/64", gateway: "2001:db8::1" };
 describe("sbr's table numbering (the reference's getNextTableID)", () => {
   test("the first table from 100 that no rule names", () => {
     expect(nextFreeTable(DEFAULTS, 100)).toBe(100);
-    expect(nextFreeTable([...DEFAULTS, { family: 6, priority: 5, table: 100 }, { family: 4, priority: 6, table: 101 }, { family: 4, priority: 7, table: 103 }], 100)).toBe(102);
+    expect(
+      nextFreeTable(
+        [
+          ...DEFAULTS,
+          { family: 6, priority: 5, table: 100 },
+          { family: 4, priority: 6, table: 101 },
+          { family: 4, priority: 7, table: 103 },
+        ],
+        100,
+      ),
+    ).toBe(102);
   });
 
   test("each further address takes the next free table, skipping ones rules name", () => {
@@ -47,7 +57,9 @@ describe("sbr's ADD plan (doRoutes)", () => {
   });
 
   test("a route whose gateway lies outside the address's subnet is not copied, and every route then leaves main", () => {
-    expect(lines.filter((l) => l.includes("198.18.9.0"))).toEqual([`route.del {"dst":"198.18.9.0/24","gw":"198.18.1.1","dev":"eth0"}`]);
+    expect(lines.filter((l) => l.includes("198.18.9.0"))).toEqual([
+      `route.del {"dst":"198.18.9.0/24","gw":"198.18.1.1","dev":"eth0"}`,
+    ]);
     expect(plan.steps.filter((s) => s.op.op === "route.del").length).toBe(ROUTES.length);
   });
 
@@ -55,12 +67,30 @@ describe("sbr's ADD plan (doRoutes)", () => {
     for (const s of plan.steps) expect(s.undo).toBeDefined();
     expect(plan.steps.map((s) => s.fails)).toContain("Failed to add default route to 198.18.0.1");
     expect(plan.steps.at(-1)?.fails).toBe("Failed to delete route");
-    expect(plan.steps.at(-1)?.undo).toEqual({ op: "route.add", ns: NS, dst: "2001:db8::/64", dev: "eth0", scope: "global", metric: 256, protocol: "kernel" });
+    expect(plan.steps.at(-1)?.undo).toEqual({
+      op: "route.add",
+      ns: NS,
+      dst: "2001:db8::/64",
+      dev: "eth0",
+      scope: "global",
+      metric: 256,
+      protocol: "kernel",
+    });
   });
 
   test("static gateways replace the result's, by family", () => {
-    const p = planRoutes(NS, "eth0", [V4, { address: "2001:db8::5/64" }], { rules: DEFAULTS, linkRoutes: [] }, { v4: parseAddr("198.18.0.254")!, v6: parseAddr("2001:db8::fe")! }, false);
-    expect(p.steps.filter((s) => s.op.op === "route.add").map((s) => (s.op as { gw?: string }).gw)).toEqual(["198.18.0.254", "2001:db8::fe"]);
+    const p = planRoutes(
+      NS,
+      "eth0",
+      [V4, { address: "2001:db8::5/64" }],
+      { rules: DEFAULTS, linkRoutes: [] },
+      { v4: parseAddr("198.18.0.254")!, v6: parseAddr("2001:db8::fe")! },
+      false,
+    );
+    expect(p.steps.filter((s) => s.op.op === "route.add").map((s) => (s.op as { gw?: string }).gw)).toEqual([
+      "198.18.0.254",
+      "2001:db8::fe",
+    ]);
   });
 
   test("addSourceHints keeps link-scoped routes in main with the address as source and drops only the others, best effort", () => {

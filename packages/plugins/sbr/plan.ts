@@ -14,7 +14,16 @@
 import type { KernelOp, RouteInfo, RuleInfo } from "@tscni/kernel";
 import { routeAgain, routeGone } from "../shared/route-copy.ts";
 import type { IPConfig100 } from "@tscni/spec";
-import { contains, formatAddr, network, formatPrefix, parseAddr, parsePrefix, type IP, type IPNet } from "@tscni/spec/ipnet";
+import {
+  contains,
+  formatAddr,
+  network,
+  formatPrefix,
+  parseAddr,
+  parsePrefix,
+  type IP,
+  type IPNet,
+} from "@tscni/spec/ipnet";
 import type { PlanStep } from "../shared/steps.ts";
 
 /** The reference's first table number (`firstTableID`). */
@@ -76,7 +85,14 @@ export function planWithTable(ns: string, ips: readonly IPConfig100[], table: nu
 }
 
 /** `doRoutes`: the plan for `ifName`'s addresses; `gateways` are the static ones by family. */
-export function planRoutes(ns: string, ifName: string, ips: readonly IPConfig100[], view: SbrView, gateways: { v4?: IP; v6?: IP }, addSourceHints: boolean): SbrPlan {
+export function planRoutes(
+  ns: string,
+  ifName: string,
+  ips: readonly IPConfig100[],
+  view: SbrView,
+  gateways: { v4?: IP; v6?: IP },
+  addSourceHints: boolean,
+): SbrPlan {
   const steps: SbrStep[] = [];
   const tables: number[] = [];
   let table = nextFreeTable(view.rules, FIRST_TABLE);
@@ -89,7 +105,11 @@ export function planRoutes(ns: string, ifName: string, ips: readonly IPConfig100
     const gw = staticGw !== undefined ? formatAddr(staticGw) : c.gateway;
     if (gw !== undefined) {
       const dflt = { ns, dst: DEFAULT[net.ip.family], gw, dev: ifName, table };
-      steps.push({ op: { op: "route.add", ...dflt }, undo: { op: "route.del", ...dflt }, fails: `Failed to add default route to ${gw}` });
+      steps.push({
+        op: { op: "route.add", ...dflt },
+        undo: { op: "route.del", ...dflt },
+        fails: `Failed to add default route to ${gw}`,
+      });
     }
     for (const r of view.linkRoutes) {
       if (!(within(net, r.src) || within(net, r.gw) || (r.src === undefined && r.gw === undefined))) continue;
@@ -102,14 +122,26 @@ export function planRoutes(ns: string, ifName: string, ips: readonly IPConfig100
     for (const c of ips) {
       const net = parsePrefix(c.address);
       if (net === undefined) continue;
-      hints.push({ op: "route.add", ns, dst: formatPrefix(network(net)), dev: ifName, src: formatAddr(net.ip), scope: "link", replace: true });
+      hints.push({
+        op: "route.add",
+        ns,
+        dst: formatPrefix(network(net)),
+        dev: ifName,
+        src: formatAddr(net.ip),
+        scope: "link",
+        replace: true,
+      });
     }
     for (const r of view.linkRoutes) if (r.scope !== "link") hints.push(routeGone(ns, r));
   } else {
     // Gateway routes leave first, so a rollback (newest first) brings the connected routes
     // their gateways need back before them; the end state is the reference's.
-    const gwFirst = [...view.linkRoutes.filter((r) => r.gw !== undefined), ...view.linkRoutes.filter((r) => r.gw === undefined)];
-    for (const r of gwFirst) steps.push({ op: routeGone(ns, r), undo: routeAgain(ns, r, undefined, false), fails: "Failed to delete route" });
+    const gwFirst = [
+      ...view.linkRoutes.filter((r) => r.gw !== undefined),
+      ...view.linkRoutes.filter((r) => r.gw === undefined),
+    ];
+    for (const r of gwFirst)
+      steps.push({ op: routeGone(ns, r), undo: routeAgain(ns, r, undefined, false), fails: "Failed to delete route" });
   }
   return { steps, hints, tables };
 }

@@ -9,13 +9,25 @@ import { goErrorText } from "../shared/go-errors.ts";
 
 /** The deletion of exactly this rule (its priority, source and table). */
 function ruleGone(ns: string, r: RuleInfo) {
-  return { op: "rule.del" as const, ns, priority: r.priority, table: r.table, ...(r.from !== undefined && { from: r.from }), ...(r.to !== undefined && { to: r.to }), ...(r.to === undefined && r.from === undefined && { family: r.family }) };
+  return {
+    op: "rule.del" as const,
+    ns,
+    priority: r.priority,
+    table: r.table,
+    ...(r.from !== undefined && { from: r.from }),
+    ...(r.to !== undefined && { to: r.to }),
+    ...(r.to === undefined && r.from === undefined && { family: r.family }),
+  };
 }
 
 /** Deletes `ifName`'s source rules in `ns`. */
 export async function tidyRules(kernel: Kernel, ns: string, ifName: string, table: number | undefined): Promise<void> {
   const all = await kernel.rules(ns).catch((e: unknown) => {
-    throw new Error(table === undefined ? `Failed to list all rules to tidy: ${goErrorText(e)}` : `failed to list rules of table ${table} to tidy: ${goErrorText(e)}`);
+    throw new Error(
+      table === undefined
+        ? `Failed to list all rules to tidy: ${goErrorText(e)}`
+        : `failed to list rules of table ${table} to tidy: ${goErrorText(e)}`,
+    );
   });
   const rules = table === undefined ? all : all.filter((r) => r.table === table);
   if ((await kernel.link(ns, ifName)) === undefined) return;

@@ -27,7 +27,11 @@ export async function rollback(kernel: Kernel, undo: readonly KernelOp[]): Promi
  * its object exists is passed over, and the rest of the plan goes on.
  * `warn` receives rollback failures, which never mask the original error.
  */
-export async function applyWithRollback(kernel: Kernel, steps: readonly PlanStep[], warn: (msg: string) => void = () => {}): Promise<void> {
+export async function applyWithRollback(
+  kernel: Kernel,
+  steps: readonly PlanStep[],
+  warn: (msg: string) => void = () => {},
+): Promise<void> {
   for (let start = 0; start < steps.length; ) {
     try {
       await kernel.apply(opsOf(steps.slice(start)));

@@ -69,7 +69,11 @@ export async function requireNetns(kernel: Kernel, netns: string): Promise<void>
  * reading each link by name. `hostLinks` are host links read after the apply: those are
  * not read again.
  */
-export async function fillMacs(kernel: Kernel, interfaces: { name: string; mac?: string; sandbox?: string }[], hostLinks: readonly LinkInfo[] = []): Promise<void> {
+export async function fillMacs(
+  kernel: Kernel,
+  interfaces: { name: string; mac?: string; sandbox?: string }[],
+  hostLinks: readonly LinkInfo[] = [],
+): Promise<void> {
   const links = await Promise.all(
     interfaces.map((iface) => {
       const ns = iface.sandbox !== undefined && iface.sandbox !== "" ? iface.sandbox : HOST;

@@ -17,7 +17,12 @@ export interface CheckView {
  * Reads the links CHECK looks up by name (`hostNames` on the host, `ifName` in the
  * container) and the container's addresses and routes, concurrently.
  */
-export async function readCheckView(kernel: Kernel, netns: string, ifName: string, hostNames: readonly string[]): Promise<CheckView> {
+export async function readCheckView(
+  kernel: Kernel,
+  netns: string,
+  ifName: string,
+  hostNames: readonly string[],
+): Promise<CheckView> {
   const [hostLinks, containerLinks, containerAddrs, containerRoutes] = await Promise.all([
     linksNamed(kernel, HOST, hostNames),
     linksNamed(kernel, netns, [ifName]),

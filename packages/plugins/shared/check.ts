@@ -9,14 +9,21 @@ import { formatAddr, parsePrefix } from "@tscni/spec/ipnet";
 import { canonicalCidr, canonicalIp, defaultDst, subnetText } from "./ip.ts";
 
 /** Every result IP is on `ifName` and a route to its subnet exists; the first problem, or undefined. */
-export function checkInterfaceIps(ifName: string, ips: readonly IPConfig100[], addrs: readonly AddrInfo[], routes: readonly RouteInfo[]): string | undefined {
+export function checkInterfaceIps(
+  ifName: string,
+  ips: readonly IPConfig100[],
+  addrs: readonly AddrInfo[],
+  routes: readonly RouteInfo[],
+): string | undefined {
   for (const ipc of ips) {
     const cidr = parsePrefix(ipc.address);
     if (cidr === undefined) return `invalid address ${ipc.address} in prevResult`;
     const want = canonicalCidr(ipc.address);
-    if (!addrs.some((a) => a.dev === ifName && canonicalCidr(a.cidr) === want)) return `Failed to match addr ${want} on interface ${ifName}`;
+    if (!addrs.some((a) => a.dev === ifName && canonicalCidr(a.cidr) === want))
+      return `Failed to match addr ${want} on interface ${ifName}`;
     const subnet = subnetText(cidr);
-    if (!routes.some((r) => canonicalCidr(r.dst) === subnet)) return `Failed to find Gateway ${ipc.gateway ?? "<nil>"} for interface ${ifName}`;
+    if (!routes.some((r) => canonicalCidr(r.dst) === subnet))
+      return `Failed to find Gateway ${ipc.gateway ?? "<nil>"} for interface ${ifName}`;
   }
   return undefined;
 }
@@ -29,7 +36,9 @@ export function checkRoutes(expected: readonly Route[], routes: readonly RouteIn
     const want = canonicalCidr(route.dst);
     const isDefault = want === defaultDst(dst.ip.family);
     const found = routes.some(
-      (r) => canonicalCidr(r.dst) === want && (isDefault || route.gw === undefined || (r.gw !== undefined && canonicalIp(r.gw) === canonicalIp(route.gw))),
+      (r) =>
+        canonicalCidr(r.dst) === want &&
+        (isDefault || route.gw === undefined || (r.gw !== undefined && canonicalIp(r.gw) === canonicalIp(route.gw))),
     );
     if (!found) return `Expected Route ${goRoute(route)} not found in routing table`;
   }

@@ -66,14 +66,26 @@ export function addressSteps(t: IfaceTarget, ips: readonly IfaceIp[]): PlanStep[
     if (ip.cidr.ip.family === 6 && !ipv6Enabled && t.ipv6) {
       ipv6Enabled = true;
       if (t.loDisableIpv6 !== undefined && t.loDisableIpv6 !== "0") {
-        steps.push({ op: sysctlSet(t.netns, ifKey("ipv6", "lo", "disable_ipv6"), "0"), undo: sysctlSet(t.netns, ifKey("ipv6", "lo", "disable_ipv6"), t.loDisableIpv6) });
+        steps.push({
+          op: sysctlSet(t.netns, ifKey("ipv6", "lo", "disable_ipv6"), "0"),
+          undo: sysctlSet(t.netns, ifKey("ipv6", "lo", "disable_ipv6"), t.loDisableIpv6),
+        });
       }
       steps.push(keep(sysctlSet(t.netns, ifKey("ipv6", t.ifName, "disable_ipv6"), "0")));
       // v1.1.1 (Debian) differs: it leaves keep_addr_on_down alone; SPEC H-2 follows upstream main
       steps.push(keep(sysctlSet(t.netns, ifKey("ipv6", t.ifName, "keep_addr_on_down"), "1")));
     }
     const nodad = ip.cidr.ip.family === 6 && t.nodad === true ? { nodad: true } : {};
-    steps.push(keep({ op: "addr.add", ns: t.netns, dev: t.ifName, cidr: formatPrefix(ip.cidr), ...nodad, ...broadcastOf(ip.cidr) }));
+    steps.push(
+      keep({
+        op: "addr.add",
+        ns: t.netns,
+        dev: t.ifName,
+        cidr: formatPrefix(ip.cidr),
+        ...nodad,
+        ...broadcastOf(ip.cidr),
+      }),
+    );
   }
   return steps;
 }
@@ -85,7 +97,12 @@ export function routeSteps(t: IfaceTarget, routes: readonly Route[], gateways: {
   return routes.map((r) => {
     const dst = parsePrefix(r.dst);
     if (dst === undefined) throw new Error(`invalid route destination: ${r.dst}`);
-    const gw = r.gw !== undefined ? r.gw : gateways[dst.ip.family] !== undefined ? formatAddr(gateways[dst.ip.family]!) : undefined;
+    const gw =
+      r.gw !== undefined
+        ? r.gw
+        : gateways[dst.ip.family] !== undefined
+          ? formatAddr(gateways[dst.ip.family]!)
+          : undefined;
     const scope = r.scope === undefined ? undefined : SCOPES[r.scope];
     const route = {
       ns: t.netns,

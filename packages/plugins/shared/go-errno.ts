@@ -17,7 +17,11 @@ const ERRNOS: readonly [RegExp, string][] = [
   [/Invalid argument|invalid/i, "invalid argument"],
 ];
 
-const BY_KIND: Readonly<Record<string, string>> = { exists: "file exists", "not-found": "no such device", invalid: "invalid argument" };
+const BY_KIND: Readonly<Record<string, string>> = {
+  exists: "file exists",
+  "not-found": "no such device",
+  invalid: "invalid argument",
+};
 
 /** Go's errno text for a kernel failure; other errors keep their message. */
 export function goErrno(err: unknown): string {

@@ -32,7 +32,8 @@ export function goErrorText(err: unknown): string {
 function jsonKind(x: unknown, goType: string): string {
   if (typeof x === "string") return "string";
   // A number that does not fit a numeric Go type is named with its literal (`number -1`).
-  if (typeof x === "number") return /^u?int(8|16|32|64)?$/.test(goType) || !Number.isInteger(x) ? `number ${x}` : "number";
+  if (typeof x === "number")
+    return /^u?int(8|16|32|64)?$/.test(goType) || !Number.isInteger(x) ? `number ${x}` : "number";
   if (typeof x === "boolean") return "bool";
   return Array.isArray(x) ? "array" : "object";
 }
@@ -46,5 +47,7 @@ export function unmarshalError(prefix: string, struct: string, issue: v.BaseIssu
   const keys = (issue.path ?? []).map((p) => p.key).filter((k): k is string => typeof k === "string");
   const field = keys.length === 0 ? "" : ` into Go struct field ${struct}.${keys.join(".")}`;
   // v1.1.1 (Debian) differs: code 999 (a plain error); SPEC §4.2 gives code 7 (invalid network config)
-  return invalidConfig(`${prefix}: json: cannot unmarshal ${jsonKind(issue.input, issue.message)}${field} of type ${issue.message}`);
+  return invalidConfig(
+    `${prefix}: json: cannot unmarshal ${jsonKind(issue.input, issue.message)}${field} of type ${issue.message}`,
+  );
 }

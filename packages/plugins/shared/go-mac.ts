@@ -7,7 +7,8 @@
 export function parseGoMac(text: string): string | undefined {
   let hex: string[] | undefined;
   if (/^[0-9a-fA-F]{2}([:-])[0-9a-fA-F]{2}(\1[0-9a-fA-F]{2}){4}$/.test(text)) hex = text.split(/[:-]/);
-  else if (/^[0-9a-fA-F]{4}\.[0-9a-fA-F]{4}\.[0-9a-fA-F]{4}$/.test(text)) hex = text.replaceAll(".", "").match(/../g) ?? undefined;
+  else if (/^[0-9a-fA-F]{4}\.[0-9a-fA-F]{4}\.[0-9a-fA-F]{4}$/.test(text))
+    hex = text.replaceAll(".", "").match(/../g) ?? undefined;
   return hex?.map((h) => h.toLowerCase()).join(":");
 }
 

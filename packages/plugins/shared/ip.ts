@@ -4,7 +4,19 @@
  * so they use the netip reading (`parseAddr`, `parsePrefix`); results are canonical Go
  * text already, where both readings agree.
  */
-import { type Family, type IP, type IPNet, familyPrefix, formatAddr, formatPrefix, hostNet, lastAddress, network, parseAddr, parsePrefix } from "@tscni/spec/ipnet";
+import {
+  type Family,
+  type IP,
+  type IPNet,
+  familyPrefix,
+  formatAddr,
+  formatPrefix,
+  hostNet,
+  lastAddress,
+  network,
+  parseAddr,
+  parsePrefix,
+} from "@tscni/spec/ipnet";
 
 /** The subnet of a CIDR in canonical form, e.g. `198.18.0.0/24` for `198.18.0.5/24`. */
 export function subnetText(net: IPNet): string {

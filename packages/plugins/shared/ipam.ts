@@ -28,7 +28,12 @@ export type IpamFactory = (type: string, args: CmdArgs) => Ipam;
 /** The exec side of delegation (the `@tscni/invoke` functions), loaded only when used. */
 export interface DelegateExec {
   add(type: string, stdin: Uint8Array, env: Readonly<Record<string, string | undefined>>): Promise<Result>;
-  run(command: "CHECK" | "DEL" | "STATUS" | "GC", type: string, stdin: Uint8Array, env: Readonly<Record<string, string | undefined>>): Promise<void>;
+  run(
+    command: "CHECK" | "DEL" | "STATUS" | "GC",
+    type: string,
+    stdin: Uint8Array,
+    env: Readonly<Record<string, string | undefined>>,
+  ): Promise<void>;
 }
 
 /** What the delegating factory needs. */
@@ -68,7 +73,10 @@ export function delegatingIpam(deps: IpamDeps): IpamFactory {
     let resolved: Promise<PluginDefinition | undefined> | undefined;
     const local = (): Promise<PluginDefinition | undefined> => {
       resolved ??= (async () => {
-        const found = await deps.findInPath(type, args.path.split(":").filter((p: string) => p !== ""));
+        const found = await deps.findInPath(
+          type,
+          args.path.split(":").filter((p: string) => p !== ""),
+        );
         const load = Object.hasOwn(deps.inProcess, type) ? deps.inProcess[type] : undefined;
         if (load === undefined || deps.selfPath === undefined || !sameFile(found, deps.selfPath)) return undefined;
         return load();
@@ -76,10 +84,19 @@ export function delegatingIpam(deps: IpamDeps): IpamFactory {
       return resolved;
     };
     // The delegate sees the plugin's own invocation (DLG-1); only CNI_COMMAND changes (DLG-3).
-    const env = { ...deps.env, CNI_CONTAINERID: args.containerID, CNI_NETNS: args.netns, CNI_IFNAME: args.ifName, CNI_ARGS: args.args, CNI_PATH: args.path };
+    const env = {
+      ...deps.env,
+      CNI_CONTAINERID: args.containerID,
+      CNI_NETNS: args.netns,
+      CNI_IFNAME: args.ifName,
+      CNI_ARGS: args.args,
+      CNI_PATH: args.path,
+    };
     // In process, the version gates the delegate's own framework would apply still apply.
     const gated = (def: PluginDefinition, command: string): CmdArgs => {
-      const error = commandGate(command, args.config.cniVersion, def.versions) ?? checkExactVersion(args.config.cniVersion, def.versions);
+      const error =
+        commandGate(command, args.config.cniVersion, def.versions) ??
+        checkExactVersion(args.config.cniVersion, def.versions);
       if (error !== undefined) throw error;
       return { ...args, command };
     };
@@ -112,7 +129,12 @@ export async function invokeExec(): Promise<DelegateExec> {
   return {
     add: (type, stdin, env) => invoke.delegateAdd(type, stdin, env),
     run: (command, type, stdin, env) => {
-      const fn = { CHECK: invoke.delegateCheck, DEL: invoke.delegateDel, STATUS: invoke.delegateStatus, GC: invoke.delegateGC }[command];
+      const fn = {
+        CHECK: invoke.delegateCheck,
+        DEL: invoke.delegateDel,
+        STATUS: invoke.delegateStatus,
+        GC: invoke.delegateGC,
+      }[command];
       return fn(type, stdin, env);
     },
   };

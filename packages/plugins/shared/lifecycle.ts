@@ -31,7 +31,13 @@ export async function deleteContainerLink(kernel: Kernel, netns: string, ifName:
 }
 
 /** Waits until `ifName` has no tentative IPv6 address (H-2: up to 5 s), failing on DAD failure. */
-export async function settleAddresses(kernel: Kernel, netns: string, ifName: string, sleep: (ms: number) => Promise<void>, timeoutMs = 5000): Promise<void> {
+export async function settleAddresses(
+  kernel: Kernel,
+  netns: string,
+  ifName: string,
+  sleep: (ms: number) => Promise<void>,
+  timeoutMs = 5000,
+): Promise<void> {
   for (let waited = 0; ; waited += 100) {
     const addrs = (await kernel.addresses(netns, ifName)).filter((a) => a.family === 6);
     const failed = addrs.find((a) => a.dadfailed === true);

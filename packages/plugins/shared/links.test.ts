@@ -17,7 +17,11 @@ function machine(): FakeKernel {
   const k = new FakeKernel();
   k.addNetns(NS);
   const ops: KernelOp[] = [{ op: "bridge.add", ns: HOST, name: "br0" }];
-  for (const i of [1, 2, 3]) ops.push({ op: "veth.add", ns: HOST, name: `v${i}`, peer: { name: `p${i}`, ns: HOST } }, { op: "link.set", ns: HOST, name: `v${i}`, master: "br0" });
+  for (const i of [1, 2, 3])
+    ops.push(
+      { op: "veth.add", ns: HOST, name: `v${i}`, peer: { name: `p${i}`, ns: HOST } },
+      { op: "link.set", ns: HOST, name: `v${i}`, master: "br0" },
+    );
   k.applySync(ops);
   return k;
 }
@@ -26,9 +30,19 @@ describe("linksNamed", () => {
   test("answers a lookup by name as the whole dump would, each link once", async () => {
     const k = machine();
     const all = await k.links(HOST);
-    for (const names of [[], ["br0"], ["v1", "nope", "v1"], ["lo", "br0", "v1", "v2", "v3", "p1", "p2", "p3", "nope"]]) {
+    for (const names of [
+      [],
+      ["br0"],
+      ["v1", "nope", "v1"],
+      ["lo", "br0", "v1", "v2", "v3", "p1", "p2", "p3", "nope"],
+    ]) {
       const got = await linksNamed(k, HOST, names);
-      expect(got.map((l) => l.name).sort()).toEqual(all.filter((l) => names.includes(l.name)).map((l) => l.name).sort());
+      expect(got.map((l) => l.name).sort()).toEqual(
+        all
+          .filter((l) => names.includes(l.name))
+          .map((l) => l.name)
+          .sort(),
+      );
       for (const l of got) expect(l).toEqual(all.find((a) => a.name === l.name)!);
     }
   });
@@ -50,7 +64,11 @@ describe("linksNamed", () => {
     await linksNamed(spy, HOST, ["br0", "v1"]);
     expect(calls).toEqual(["link br0", "link v1"]);
     calls.length = 0;
-    await linksNamed(spy, HOST, Array.from({ length: 9 }, (_, i) => `x${i}`));
+    await linksNamed(
+      spy,
+      HOST,
+      Array.from({ length: 9 }, (_, i) => `x${i}`),
+    );
     expect(calls).toEqual(["links"]);
   });
 });
@@ -62,7 +80,10 @@ function counting(): (n: number) => Uint8Array {
 }
 
 const memoryIpam = (): Ipam => ({
-  add: async (): Promise<Result100> => ({ cniVersion: "1.1.0", ips: [{ address: "198.18.0.2/24", gateway: "198.18.0.1" }] }),
+  add: async (): Promise<Result100> => ({
+    cniVersion: "1.1.0",
+    ips: [{ address: "198.18.0.2/24", gateway: "198.18.0.1" }],
+  }),
   check: async () => {},
   del: async () => {},
   status: async () => {},
@@ -71,7 +92,16 @@ const memoryIpam = (): Ipam => ({
 
 function args(type: string, extra: Record<string, unknown> = {}): CmdArgs {
   const config = { cniVersion: "1.1.0", name: "n", type, ipam: { type: "memory" }, ...extra };
-  return { command: "ADD", containerID: "c", netns: NS, ifName: "eth0", args: "", path: "/opt/cni/bin", stdinData: new TextEncoder().encode(JSON.stringify(config)), config };
+  return {
+    command: "ADD",
+    containerID: "c",
+    netns: NS,
+    ifName: "eth0",
+    args: "",
+    path: "/opt/cni/bin",
+    stdinData: new TextEncoder().encode(JSON.stringify(config)),
+    config,
+  };
 }
 
 describe("a host veth name another link already has", () => {
@@ -84,7 +114,14 @@ describe("a host veth name another link already has", () => {
       k.addNetns(NS);
       // The first random name is taken by a link the view does not read.
       k.applySync([{ op: "veth.add", ns: HOST, name: "veth01020304", peer: { name: "other", ns: HOST } }]);
-      const ports: PluginPorts = { kernel: k, firewall: new FakeFirewall(), ipam: memoryIpam, random: counting(), sleep: async () => {}, warn: () => {} };
+      const ports: PluginPorts = {
+        kernel: k,
+        firewall: new FakeFirewall(),
+        ipam: memoryIpam,
+        random: counting(),
+        sleep: async () => {},
+        warn: () => {},
+      };
       const result = (await handlers(ports).add!(args(plugin, extra))) as Result100;
       const hostVeth = result.interfaces?.find((i) => i.sandbox === undefined && i.name.startsWith("veth"))?.name;
       expect(hostVeth).toBeDefined();

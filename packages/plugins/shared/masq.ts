@@ -71,7 +71,12 @@ export async function linkMasqNets(kernel: Kernel, netns: string, ifName: string
  * Masquerades the result's addresses when `ipMasq` is set; returns the undo a later
  * failure of ADD runs (ADD-6: nothing left), or undefined when there was nothing to do.
  */
-export async function addMasq(ports: PluginPorts, conf: MasqConfig, who: Omit<MasqAttachment, "net">, cidrs: readonly string[]): Promise<(() => Promise<void>) | undefined> {
+export async function addMasq(
+  ports: PluginPorts,
+  conf: MasqConfig,
+  who: Omit<MasqAttachment, "net">,
+  cidrs: readonly string[],
+): Promise<(() => Promise<void>) | undefined> {
   if (!conf.ipMasq) return undefined;
   const ips = masqNets(cidrs);
   const a = { ...who, net: conf.name };
@@ -80,7 +85,12 @@ export async function addMasq(ports: PluginPorts, conf: MasqConfig, who: Omit<Ma
 }
 
 /** Tears masquerading down on both backends when `ipMasq` is set (H-3); gone rules are fine (DEL-3). */
-export async function delMasq(ports: PluginPorts, conf: MasqConfig, who: Omit<MasqAttachment, "net">, ips: readonly IPNet[]): Promise<void> {
+export async function delMasq(
+  ports: PluginPorts,
+  conf: MasqConfig,
+  who: Omit<MasqAttachment, "net">,
+  ips: readonly IPNet[],
+): Promise<void> {
   if (!conf.ipMasq) return;
   await teardownMasq(ports.firewall, ips, { ...who, net: conf.name });
 }
@@ -90,7 +100,12 @@ export async function delMasq(ports: PluginPorts, conf: MasqConfig, who: Omit<Ma
  * configured backend, or on the default for what `firewall` supports (iptables when no
  * firewall is given); empty without `ipMasq`.
  */
-export async function planMasq(firewall: Firewall | undefined, conf: MasqConfig, who: Omit<MasqAttachment, "net">, cidrs: readonly string[]): Promise<FirewallTx> {
+export async function planMasq(
+  firewall: Firewall | undefined,
+  conf: MasqConfig,
+  who: Omit<MasqAttachment, "net">,
+  cidrs: readonly string[],
+): Promise<FirewallTx> {
   if (!conf.ipMasq) return [];
   const backend = masqBackendOf(conf) ?? (firewall === undefined ? "iptables" : await defaultBackend(firewall));
   return planMasqSetup(backend, masqNets(cidrs), conf.name, who.ifName, who.cid);

@@ -17,7 +17,9 @@ export function masterNs(netns: string, linkInContainer: boolean): string {
  */
 export async function defaultRouteInterface(kernel: Kernel, ns: string): Promise<string> {
   const routes = await kernel.routes(ns);
-  const dflt = routes.find((r) => (r.dst === "0.0.0.0/0" || r.dst === "::/0") && r.table === undefined && r.dev !== undefined);
+  const dflt = routes.find(
+    (r) => (r.dst === "0.0.0.0/0" || r.dst === "::/0") && r.table === undefined && r.dev !== undefined,
+  );
   if (dflt?.dev === undefined) throw new Error("no default route interface found");
   return dflt.dev;
 }

@@ -29,7 +29,9 @@ export function goObject<E extends v.ObjectEntries>(entries: E, goType: string) 
 }
 
 /** `types.DNS`. */
-export const dnsSchema = v.nullish(goObject({ nameservers: goStrings, domain: goString, search: goStrings, options: goStrings }, "types.DNS"));
+export const dnsSchema = v.nullish(
+  goObject({ nameservers: goStrings, domain: goString, search: goStrings, options: goStrings }, "types.DNS"),
+);
 
 /** `types.IPAM`: only `type` matters to the plugin; the rest is the IPAM plugin's. */
 export const ipamSchema = v.nullish(goObject({ type: goString }, "types.IPAM"));
@@ -73,7 +75,10 @@ export function netconfError(issue: v.BaseIssue<unknown>): CniError {
   const path = keys.join(".");
   const field = path === "" ? "" : ` into Go struct field ${goStruct(keys)}.${path}`;
   // v1.1.1 (Debian) differs: code 999 (a plain error its skel wraps); SPEC §4.2 gives code 7 (invalid network config)
-  return new CniError(ErrorCode.InvalidNetworkConfig, `failed to load netconf: json: cannot unmarshal ${jsonKind(issue.input)}${field} of type ${issue.message}`);
+  return new CniError(
+    ErrorCode.InvalidNetworkConfig,
+    `failed to load netconf: json: cannot unmarshal ${jsonKind(issue.input)}${field} of type ${issue.message}`,
+  );
 }
 
 /** Parses the config object with `schema`, throwing {@link netconfError} on the first problem. */
@@ -89,9 +94,18 @@ export function orUndefined<T>(x: T | null | undefined): T | undefined {
 }
 
 /** The config's DNS when any field is set; such a DNS replaces the IPAM one in the result (§8.1, §8.2). */
-export function dnsOverride(dns: { nameservers?: string[] | null; domain?: string | null; search?: string[] | null; options?: string[] | null } | null | undefined): DNS | undefined {
+export function dnsOverride(
+  dns:
+    | { nameservers?: string[] | null; domain?: string | null; search?: string[] | null; options?: string[] | null }
+    | null
+    | undefined,
+): DNS | undefined {
   if (dns === null || dns === undefined) return undefined;
-  const set = (dns.nameservers ?? null) !== null || (dns.search ?? null) !== null || (dns.options ?? null) !== null || (dns.domain ?? "") !== "";
+  const set =
+    (dns.nameservers ?? null) !== null ||
+    (dns.search ?? null) !== null ||
+    (dns.options ?? null) !== null ||
+    (dns.domain ?? "") !== "";
   if (!set) return undefined;
   return {
     ...(dns.nameservers ? { nameservers: dns.nameservers } : {}),

@@ -29,7 +29,13 @@ async function hostLinkByIndex(kernel: Kernel, index: number, hints: readonly st
 }
 
 /** The container interface `ifName` when it is a veth whose host-side peer `owns` accepts; undefined otherwise (or when gone). */
-async function ownedLink(kernel: Kernel, netns: string, ifName: string, owns: OwnsPeer, hints: readonly string[]): Promise<"ours" | "gone" | "foreign"> {
+async function ownedLink(
+  kernel: Kernel,
+  netns: string,
+  ifName: string,
+  owns: OwnsPeer,
+  hints: readonly string[],
+): Promise<"ours" | "gone" | "foreign"> {
   let link: LinkInfo | undefined;
   try {
     link = await kernel.link(netns, ifName);
@@ -50,10 +56,18 @@ async function ownedLink(kernel: Kernel, netns: string, ifName: string, owns: Ow
  * peer is looked up by the `hostNames` of the cached result first (DEL-4), so a DEL reads
  * one or two host links, not all of them.
  */
-export async function deleteOwnContainerLink(kernel: Kernel, netns: string, ifName: string, owns: OwnsPeer, warn: (msg: string) => void, hostNames: readonly string[] = []): Promise<void> {
+export async function deleteOwnContainerLink(
+  kernel: Kernel,
+  netns: string,
+  ifName: string,
+  owns: OwnsPeer,
+  warn: (msg: string) => void,
+  hostNames: readonly string[] = [],
+): Promise<void> {
   if (netns === "" || !(await kernel.netnsExists(netns))) return;
   const state = await ownedLink(kernel, netns, ifName, owns, hostNames);
-  if (state === "foreign") warn(`DEL: left ${ifName} in ${netns} alone: it is not the interface this plugin's ADD made`);
+  if (state === "foreign")
+    warn(`DEL: left ${ifName} in ${netns} alone: it is not the interface this plugin's ADD made`);
   if (state === "ours") await deleteContainerLink(kernel, netns, ifName);
 }
 

@@ -29,5 +29,13 @@ export function routeAgain(ns: string, r: RouteInfo, table: number | undefined, 
 
 /** The deletion of a read route from `table` (main when undefined). */
 export function routeGone(ns: string, r: RouteInfo, table?: number): RouteOp {
-  return { op: "route.del", ns, dst: r.dst, ...(r.gw !== undefined && { gw: r.gw }), ...(r.dev !== undefined && { dev: r.dev }), ...(table !== undefined && { table }), ...(r.metric !== undefined && { metric: r.metric }) };
+  return {
+    op: "route.del",
+    ns,
+    dst: r.dst,
+    ...(r.gw !== undefined && { gw: r.gw }),
+    ...(r.dev !== undefined && { dev: r.dev }),
+    ...(table !== undefined && { table }),
+    ...(r.metric !== undefined && { metric: r.metric }),
+  };
 }

@@ -16,7 +16,6 @@ import { DEFAULT_DATA_DIR } from "@tscni/ipam";
 import { PLUGIN_LOCK_DIR, withAttachmentLock } from "@tscni/ipam/lock";
 import type { CmdArgs, PluginDefinition } from "@tscni/skel";
 
-
 /** The lock directory of an invocation: in its host-local data dir, or none. */
 export function lockDirOf(a: CmdArgs): string | undefined {
   const ipam = (a.config as { ipam?: { type?: unknown; dataDir?: unknown } }).ipam;
@@ -36,10 +35,14 @@ async function locked<T>(a: CmdArgs, fn: () => Promise<T>): Promise<T> {
   if (dir === undefined) return fn();
   let inside = false;
   try {
-    return await withAttachmentLock(dir, { network: a.config.name, containerID: a.containerID, ifName: a.ifName }, () => {
-      inside = true;
-      return fn();
-    });
+    return await withAttachmentLock(
+      dir,
+      { network: a.config.name, containerID: a.containerID, ifName: a.ifName },
+      () => {
+        inside = true;
+        return fn();
+      },
+    );
   } catch (err) {
     if (inside || !unwritable(err)) throw err;
     return fn();

@@ -16,7 +16,12 @@ export interface MasterConf {
 }
 
 /** The master's name, defaulted as the reference does; with `boundMtu`, its MTU must bound the configured one. */
-export async function resolveMaster(kernel: Kernel, conf: MasterConf, netns: string, boundMtu: boolean): Promise<string> {
+export async function resolveMaster(
+  kernel: Kernel,
+  conf: MasterConf,
+  netns: string,
+  boundMtu: boolean,
+): Promise<string> {
   const ns = masterNs(netns, conf.linkInContainer);
   if (conf.linkInContainer) await requireNetns(kernel, netns);
   const master = conf.master !== "" ? conf.master : await defaultRouteInterface(kernel, ns);
@@ -25,10 +30,17 @@ export async function resolveMaster(kernel: Kernel, conf: MasterConf, netns: str
 }
 
 /** The master must exist when the link is made: the reference's `failed to lookup master` error. */
-export async function lookupMaster(kernel: Kernel, master: string, netns: string, linkInContainer: boolean): Promise<void> {
+export async function lookupMaster(
+  kernel: Kernel,
+  master: string,
+  netns: string,
+  linkInContainer: boolean,
+): Promise<void> {
   try {
     await masterLink(kernel, masterNs(netns, linkInContainer), master);
   } catch (err) {
-    throw new Error(`failed to lookup master ${JSON.stringify(master)}: ${err instanceof Error ? err.message : String(err)}`);
+    throw new Error(
+      `failed to lookup master ${JSON.stringify(master)}: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
 }

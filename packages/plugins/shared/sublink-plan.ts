@@ -15,12 +15,20 @@ import { ifKey, sysctlSet } from "./sysctl.ts";
 /** Creating the child (its op names it `tmpName`, or CNI_IFNAME for dummy) and renaming it; each undone by deleting it. */
 export function createSteps(create: KernelOp & { name: string }, netns: Netns, ifName: string): PlanStep[] {
   const steps: PlanStep[] = [{ op: create, undo: { op: "link.del", ns: netns, name: create.name } }];
-  if (create.name !== ifName) steps.push({ op: { op: "link.set", ns: netns, name: create.name, newName: ifName }, undo: { op: "link.del", ns: netns, name: ifName } });
+  if (create.name !== ifName)
+    steps.push({
+      op: { op: "link.set", ns: netns, name: create.name, newName: ifName },
+      undo: { op: "link.del", ns: netns, name: ifName },
+    });
   return steps;
 }
 
 /** The result of an L3 ADD: the one container interface, every IP on it (index 0), the IPAM routes, the config's DNS. */
-export function sublinkResult(iface: { name: string; mac?: string; sandbox: string }, ipam: Result100, dns: Result100["dns"]): Result100 {
+export function sublinkResult(
+  iface: { name: string; mac?: string; sandbox: string },
+  ipam: Result100,
+  dns: Result100["dns"],
+): Result100 {
   if ((ipam.ips ?? []).length === 0) throw new Error("IPAM plugin returned missing IP config");
   return {
     cniVersion: "1.1.0",

@@ -61,7 +61,8 @@ export async function addSublink(ports: PluginPorts, a: CmdArgs, spec: SublinkAd
   let release: (() => Promise<void>) | undefined;
   try {
     const link = await ports.kernel.link(a.netns, a.ifName);
-    if (link === undefined) throw new Error(`failed to refetch ${spec.kind} ${JSON.stringify(a.ifName)}: Link not found`);
+    if (link === undefined)
+      throw new Error(`failed to refetch ${spec.kind} ${JSON.stringify(a.ifName)}: Link not found`);
     const iface = { name: a.ifName, mac: link.mac, sandbox: a.netns };
     if (spec.addresses === undefined) {
       await applyWithRollback(ports.kernel, upSteps(a.netns, a.ifName), ports.warn);
@@ -75,11 +76,14 @@ export async function addSublink(ports: PluginPorts, a: CmdArgs, spec: SublinkAd
     const target = { netns: a.netns, ifName: a.ifName, ipv6, loDisableIpv6 };
     await applyWithRollback(ports.kernel, configureSteps({ target, notify: spec.notify }, result), ports.warn);
     // ConfigureIface waits for DAD when there is an IPv6 gateway (H-2).
-    if ((result.ips ?? []).some((ip) => ip.gateway?.includes(":") === true)) await settleAddresses(ports.kernel, a.netns, a.ifName, ports.sleep);
+    if ((result.ips ?? []).some((ip) => ip.gateway?.includes(":") === true))
+      await settleAddresses(ports.kernel, a.netns, a.ifName, ports.sleep);
     return result;
   } catch (err) {
     await undoLink(a.ifName);
-    await release?.().catch((e: unknown) => ports.warn(`IPAM DEL after a failed ADD: ${e instanceof Error ? e.message : String(e)}`));
+    await release?.().catch((e: unknown) =>
+      ports.warn(`IPAM DEL after a failed ADD: ${e instanceof Error ? e.message : String(e)}`),
+    );
     throw err;
   }
 }
@@ -99,7 +103,12 @@ function cachedMac(a: CmdArgs): string | undefined {
  * DEL's link step: deletes CNI_IFNAME when it is a `kind` link (with the cached MAC, when
  * one is cached); a gone namespace or link is fine (DEL-2, DEL-3), a foreign link stays.
  */
-export async function deleteOwnSublink(kernel: Kernel, a: CmdArgs, kind: string, warn: (msg: string) => void): Promise<void> {
+export async function deleteOwnSublink(
+  kernel: Kernel,
+  a: CmdArgs,
+  kind: string,
+  warn: (msg: string) => void,
+): Promise<void> {
   if (a.netns === "" || !(await kernel.netnsExists(a.netns))) return;
   let link;
   try {
@@ -117,7 +126,11 @@ export async function deleteOwnSublink(kernel: Kernel, a: CmdArgs, kind: string,
 }
 
 /** The container interface a CHECK looks for: named CNI_IFNAME in CNI_NETNS in the previous result (empty when absent). */
-export function containerIface(prev: Result100, ifName: string, netns: string): { name: string; mac: string; sandbox: string } {
+export function containerIface(
+  prev: Result100,
+  ifName: string,
+  netns: string,
+): { name: string; mac: string; sandbox: string } {
   const found = (prev.interfaces ?? []).find((i) => i.name === ifName && i.sandbox === netns);
   return { name: found?.name ?? "", mac: found?.mac ?? "", sandbox: found?.sandbox ?? "" };
 }

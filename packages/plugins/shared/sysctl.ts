@@ -31,7 +31,10 @@ export interface HostSysctls {
 
 /** Reads the forwarding settings; IPv6 sysctls are only written when IPv6 exists. */
 export async function readHostSysctls(kernel: Kernel): Promise<HostSysctls> {
-  const [ipv4Forward, ipv6Forward] = await Promise.all([kernel.sysctl(HOST, IPV4_FORWARD), kernel.sysctl(HOST, IPV6_FORWARD)]);
+  const [ipv4Forward, ipv6Forward] = await Promise.all([
+    kernel.sysctl(HOST, IPV4_FORWARD),
+    kernel.sysctl(HOST, IPV6_FORWARD),
+  ]);
   return { ipv4Forward, ipv6Forward };
 }
 

@@ -83,5 +83,7 @@ export function vethSteps(s: VethSpec): PlanStep[] {
  */
 export function containerNameTaken(ifName: string, hostName: string): Error {
   // v1.1.1 (Debian) differs: `container veth name provided (eth0) already exists`; SPEC H-1 follows upstream main
-  return new Error(`container veth name (${JSON.stringify(ifName)}) peer provided (${JSON.stringify(hostName)}) already exists`);
+  return new Error(
+    `container veth name (${JSON.stringify(ifName)}) peer provided (${JSON.stringify(hostName)}) already exists`,
+  );
 }

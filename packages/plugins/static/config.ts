@@ -27,10 +27,21 @@ export interface StaticConfig {
 
 const addressSchema = goObject({ address: goString, gateway: v.nullish(v.string("net.IP")) }, "main.Address");
 const routeSchema = goObject(
-  { dst: v.nullish(v.string("string")), gw: v.nullish(v.string("net.IP")), mtu: goInt, advmss: goInt, priority: goInt, table: goInt, scope: goInt },
+  {
+    dst: v.nullish(v.string("string")),
+    gw: v.nullish(v.string("net.IP")),
+    mtu: goInt,
+    advmss: goInt,
+    priority: goInt,
+    table: goInt,
+    scope: goInt,
+  },
   "types.Route",
 );
-const dnsSchema = goObject({ nameservers: goStrings, domain: goString, search: goStrings, options: goStrings }, "types.DNS");
+const dnsSchema = goObject(
+  { nameservers: goStrings, domain: goString, search: goStrings, options: goStrings },
+  "types.DNS",
+);
 const Schema = v.looseObject({
   cniVersion: goString,
   name: goString,
@@ -44,7 +55,7 @@ const Schema = v.looseObject({
       "main.IPAMConfig",
     ),
   ),
-  runtimeConfig: v.nullish(goObject({ ips: goStrings }, "struct { IPs []string \"json:\\\"ips,omitempty\\\"\" }")),
+  runtimeConfig: v.nullish(goObject({ ips: goStrings }, 'struct { IPs []string "json:\\"ips,omitempty\\"" }')),
   args: v.nullish(goObject({ cni: v.nullish(goObject({ ips: goStrings }, "main.IPAMArgs")) }, "")),
 });
 
@@ -58,7 +69,13 @@ function jsonKind(x: unknown): string {
 /** The Go struct holding the field at `keys`: Go names the innermost one ("" for an anonymous struct). */
 function goStruct(keys: readonly string[]): string {
   const parent = keys.slice(0, -1).join(".");
-  const names: Record<string, string> = { "": "Net", ipam: "IPAMConfig", "ipam.addresses": "Address", "ipam.dns": "DNS", "args.cni": "IPAMArgs" };
+  const names: Record<string, string> = {
+    "": "Net",
+    ipam: "IPAMConfig",
+    "ipam.addresses": "Address",
+    "ipam.dns": "DNS",
+    "args.cni": "IPAMArgs",
+  };
   return names[parent] ?? "";
 }
 
@@ -115,7 +132,8 @@ function fromEnv(cniArgs: string, addresses: StaticAddress[]): void {
     for (const item of (env.IP ?? "").split(",")) {
       const text = item.trim();
       const address = parseCIDR(text);
-      if (address === undefined) throw invalidConfig(`the 'ip' field is expected to be in CIDR notation, got: '${text}'`);
+      if (address === undefined)
+        throw invalidConfig(`the 'ip' field is expected to be in CIDR notation, got: '${text}'`);
       addresses.push({ address, gateway: undefined });
     }
   }
@@ -131,7 +149,8 @@ function fromEnv(cniArgs: string, addresses: StaticAddress[]): void {
 function fromList(ips: readonly string[]): StaticAddress[] {
   return ips.map((text) => {
     const address = parseCIDR(text);
-    if (address === undefined) throw invalidConfig(`an entry in the 'ips' field is NOT in CIDR notation, got: '${text}'`);
+    if (address === undefined)
+      throw invalidConfig(`an entry in the 'ips' field is NOT in CIDR notation, got: '${text}'`);
     return { address, gateway: undefined };
   });
 }
@@ -156,7 +175,8 @@ export function loadStaticConfig(config: unknown, cniArgs: string): StaticConfig
   const out = addresses.map((a) => {
     if ("address" in a) return a;
     const address = parseCIDR(a.text);
-    if (address === undefined) throw invalidConfig(`the 'address' field is expected to be in CIDR notation, got: '${a.text}'`);
+    if (address === undefined)
+      throw invalidConfig(`the 'address' field is expected to be in CIDR notation, got: '${a.text}'`);
     return { address, gateway: a.gateway };
   });
   const cniVersion = c.cniVersion ?? "";

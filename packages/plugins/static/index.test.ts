@@ -5,7 +5,14 @@ import { definition } from "./index.ts";
 async function run(command: string, config: Record<string, unknown>, env: Record<string, string> = {}) {
   let stdout = "";
   const io: PluginIO = {
-    env: { CNI_COMMAND: command, CNI_CONTAINERID: "ctr1", CNI_NETNS: "/var/run/netns/tscni-static", CNI_IFNAME: "eth0", CNI_PATH: "/opt/cni/bin", ...env },
+    env: {
+      CNI_COMMAND: command,
+      CNI_CONTAINERID: "ctr1",
+      CNI_NETNS: "/var/run/netns/tscni-static",
+      CNI_IFNAME: "eth0",
+      CNI_PATH: "/opt/cni/bin",
+      ...env,
+    },
     readStdin: async () => new TextEncoder().encode(JSON.stringify(config)),
     stdout: (s) => void (stdout += s),
     stderr: () => {},
@@ -20,7 +27,13 @@ const ipam = {
   routes: [{ dst: "0.0.0.0/0" }],
   dns: { nameservers: ["198.18.0.53"] },
 };
-const conf = (cniVersion: string, extra: Record<string, unknown> = {}) => ({ cniVersion, name: "st", type: "bridge", ipam, ...extra });
+const conf = (cniVersion: string, extra: Record<string, unknown> = {}) => ({
+  cniVersion,
+  name: "st",
+  type: "bridge",
+  ipam,
+  ...extra,
+});
 
 describe("static through the plugin framework", () => {
   test("ADD prints the addresses, routes and DNS in the config's version (ADD-2)", async () => {
@@ -36,7 +49,11 @@ describe("static through the plugin framework", () => {
 
   test("ADD at 0.2.0 prints ip4 and ip6 with the routes under their family (§3.2)", async () => {
     const r = await run("ADD", conf("0.2.0"));
-    expect(r.json()).toMatchObject({ cniVersion: "0.2.0", ip4: { ip: "198.18.0.5/24", gateway: "198.18.0.1", routes: [{ dst: "0.0.0.0/0" }] }, ip6: { ip: "2001:db8::5/64" } });
+    expect(r.json()).toMatchObject({
+      cniVersion: "0.2.0",
+      ip4: { ip: "198.18.0.5/24", gateway: "198.18.0.1", routes: [{ dst: "0.0.0.0/0" }] },
+      ip6: { ip: "2001:db8::5/64" },
+    });
   });
 
   test("CHECK passes when prevResult holds the addresses with their gateways (CHK-1)", async () => {
@@ -59,7 +76,9 @@ describe("static through the plugin framework", () => {
   });
 
   test("the ips capability wins over CNI_ARGS IP=", async () => {
-    const r = await run("ADD", conf("1.0.0", { runtimeConfig: { ips: ["198.18.7.7/24"] } }), { CNI_ARGS: "IP=198.18.6.6/24" });
+    const r = await run("ADD", conf("1.0.0", { runtimeConfig: { ips: ["198.18.7.7/24"] } }), {
+      CNI_ARGS: "IP=198.18.6.6/24",
+    });
     expect(r.json().ips).toEqual([{ address: "198.18.7.7/24" }]);
   });
 });

@@ -5,7 +5,14 @@
  * (DEL-2, DEL-3), CHECK compares the configured addresses and gateways with prevResult
  * (CHK-1). No GC or STATUS handler, as the reference (ST-7).
  */
-import { parsePrevResult, pluginMain, type CmdArgs, type PluginDefinition, type PluginHandlers, type PluginIO } from "@tscni/skel";
+import {
+  parsePrevResult,
+  pluginMain,
+  type CmdArgs,
+  type PluginDefinition,
+  type PluginHandlers,
+  type PluginIO,
+} from "@tscni/skel";
 import { CURRENT_VERSION, VERSIONS, type Result100 } from "@tscni/spec";
 import { formatCIDR, formatIP, parseCIDR, parseIP, ipEqual } from "@tscni/spec/ipnet";
 import { loadStaticConfig } from "./config.ts";
@@ -15,7 +22,10 @@ function add(a: CmdArgs): Result100 {
   const conf = loadStaticConfig(a.config, a.args);
   const result: Result100 = { cniVersion: CURRENT_VERSION, ips: [], routes: conf.routes, dns: conf.dns };
   for (const addr of conf.addresses) {
-    result.ips?.push({ address: formatCIDR(addr.address), ...(addr.gateway !== undefined && { gateway: formatIP(addr.gateway) }) });
+    result.ips?.push({
+      address: formatCIDR(addr.address),
+      ...(addr.gateway !== undefined && { gateway: formatIP(addr.gateway) }),
+    });
   }
   if (result.ips?.length === 0) delete result.ips;
   if (result.routes?.length === 0) delete result.routes;
@@ -50,7 +60,12 @@ export const staticHandlers: PluginHandlers = {
 };
 
 /** The static plugin: every spec version (`version.All`). */
-export const definition: PluginDefinition = { name: "static", about: "CNI static plugin (tscni)", versions: VERSIONS, handlers: staticHandlers };
+export const definition: PluginDefinition = {
+  name: "static",
+  about: "CNI static plugin (tscni)",
+  versions: VERSIONS,
+  handlers: staticHandlers,
+};
 
 /** The binary's entry for `static`. */
 export function main(io: PluginIO): Promise<number> {

@@ -8,8 +8,15 @@ import type { Result100 } from "@tscni/spec";
 import { checkInterfaceIps, checkRoutes } from "../shared/check.ts";
 
 /** The first problem CHECK finds, or undefined. */
-export function checkTap(netns: string, ifName: string, prev: Result100, addrs: readonly AddrInfo[], routes: readonly RouteInfo[]): string | undefined {
+export function checkTap(
+  netns: string,
+  ifName: string,
+  prev: Result100,
+  addrs: readonly AddrInfo[],
+  routes: readonly RouteInfo[],
+): string | undefined {
   const contMap = (prev.interfaces ?? []).find((i) => i.name === ifName && i.sandbox === netns);
-  if ((contMap?.sandbox ?? "") !== netns) return `Sandbox in prevResult ${contMap?.sandbox ?? ""} doesn't match configured netns: ${netns}`;
+  if ((contMap?.sandbox ?? "") !== netns)
+    return `Sandbox in prevResult ${contMap?.sandbox ?? ""} doesn't match configured netns: ${netns}`;
   return checkInterfaceIps(ifName, prev.ips ?? [], addrs, routes) ?? checkRoutes(prev.routes ?? [], routes);
 }

@@ -26,7 +26,9 @@ export interface TapConfig {
 }
 
 /** A Go `*uint32`. */
-const goUint32 = v.nullish(v.pipe(v.number("uint32"), v.integer("uint32"), v.minValue(0, "uint32"), v.maxValue(4294967295, "uint32")));
+const goUint32 = v.nullish(
+  v.pipe(v.number("uint32"), v.integer("uint32"), v.minValue(0, "uint32"), v.maxValue(4294967295, "uint32")),
+);
 
 const Schema = v.looseObject(
   {
@@ -58,7 +60,8 @@ export function parseTapConfig(config: unknown, cniArgs: string): TapConfig {
     if ((args.MAC ?? "") !== "") mac = args.MAC!;
   }
   if ((c.runtimeConfig?.mac ?? "") !== "") mac = c.runtimeConfig!.mac!;
-  if (mac !== "" && !MAC.test(mac)) throw invalidConfig(`invalid args ${mac} for MAC addr: address ${mac}: invalid MAC address`);
+  if (mac !== "" && !MAC.test(mac))
+    throw invalidConfig(`invalid args ${mac} for MAC addr: address ${mac}: invalid MAC address`);
   return {
     cniVersion: c.cniVersion ?? "0.1.0",
     name: c.name ?? "",

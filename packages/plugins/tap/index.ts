@@ -33,7 +33,10 @@ async function add(ports: PluginPorts, a: CmdArgs): Promise<Result100> {
   const ipam = conf.ipamType === "" ? undefined : ports.ipam(conf.ipamType, a);
   try {
     const tap = await ports.kernel.link(a.netns, a.ifName);
-    const result: Result100 = { cniVersion: "1.1.0", interfaces: [{ name: a.ifName, mac: tap?.mac ?? "", sandbox: a.netns }] };
+    const result: Result100 = {
+      cniVersion: "1.1.0",
+      interfaces: [{ name: a.ifName, mac: tap?.mac ?? "", sandbox: a.netns }],
+    };
     if (ipam !== undefined) {
       const r = await ipam.add();
       if ((r.ips ?? []).length === 0) throw new Error("IPAM plugin returned missing IP config");
@@ -46,7 +49,11 @@ async function add(ports: PluginPorts, a: CmdArgs): Promise<Result100> {
       const loDisableIpv6 = ipv6 ? await ports.kernel.sysctl(a.netns, ifKey("ipv6", "lo", "disable_ipv6")) : undefined;
       const target = { netns: a.netns, ifName: a.ifName, ipv6, loDisableIpv6 };
       const ips = ipsFor(result, a.ifName);
-      await applyWithRollback(ports.kernel, [...addressSteps(target, ips), ...routeSteps(target, result.routes ?? [], familyGateways(ips))], ports.warn);
+      await applyWithRollback(
+        ports.kernel,
+        [...addressSteps(target, ips), ...routeSteps(target, result.routes ?? [], familyGateways(ips))],
+        ports.warn,
+      );
     }
     // The reference sets the result's DNS to the config's.
     if (conf.dns !== undefined) result.dns = conf.dns;

@@ -21,7 +21,8 @@ function sh(ns: ThrowawayNetns, script: string): string {
   return r.stdout.toString().trim();
 }
 const sysfs = (ns: ThrowawayNetns, dev: string, file: string): string => sh(ns, `cat /sys/class/net/${dev}/${file}`);
-const links = (ns: ThrowawayNetns): string[] => (JSON.parse(sh(ns, "ip -json link show")) as { ifname: string }[]).map((l) => l.ifname).sort();
+const links = (ns: ThrowawayNetns): string[] =>
+  (JSON.parse(sh(ns, "ip -json link show")) as { ifname: string }[]).map((l) => l.ifname).sort();
 
 const DRIVERS: [string, () => Kernel][] = [
   ["rtnetlink", () => createNetlinkKernel()],
@@ -36,7 +37,13 @@ describe.skipIf(skip).each(DRIVERS)("tap on the real kernel through %s", (_drive
   async function run(command: string, config: Record<string, unknown>) {
     let stdout = "";
     const io: PluginIO = {
-      env: { CNI_COMMAND: command, CNI_CONTAINERID: "ctr1", CNI_NETNS: cont.path, CNI_IFNAME: "tap0", CNI_PATH: "/opt/cni/bin" },
+      env: {
+        CNI_COMMAND: command,
+        CNI_CONTAINERID: "ctr1",
+        CNI_NETNS: cont.path,
+        CNI_IFNAME: "tap0",
+        CNI_PATH: "/opt/cni/bin",
+      },
       readStdin: async () => new TextEncoder().encode(JSON.stringify(config)),
       stdout: (s) => void (stdout += s),
       stderr: () => {},

@@ -34,11 +34,21 @@ export interface TapView {
 
 /** The steps of a tap ADD; throws the reference's errors for what the view shows. */
 export function tapSteps(conf: TapConfig, netns: string, ifName: string, view: TapView): PlanStep[] {
-  if (view.containerLinks.some((l) => l.name === ifName)) throw new Error(`failed to rename tap to "${ifName}": file exists`);
-  if (conf.bridge !== "" && !view.containerLinks.some((l) => l.name === conf.bridge)) throw new Error(`failed to get bridge ${conf.bridge}: Link not found`);
+  if (view.containerLinks.some((l) => l.name === ifName))
+    throw new Error(`failed to rename tap to "${ifName}": file exists`);
+  if (conf.bridge !== "" && !view.containerLinks.some((l) => l.name === conf.bridge))
+    throw new Error(`failed to get bridge ${conf.bridge}: Link not found`);
   const steps: PlanStep[] = [{ op: tapAddOp(conf, netns, ifName), undo: { op: "link.del", ns: netns, name: ifName } }];
   if (conf.mtu !== 0 || conf.mac !== "") {
-    steps.push(keep({ op: "link.set", ns: netns, name: ifName, ...(conf.mtu !== 0 ? { mtu: conf.mtu } : {}), ...(conf.mac !== "" ? { mac: conf.mac } : {}) }));
+    steps.push(
+      keep({
+        op: "link.set",
+        ns: netns,
+        name: ifName,
+        ...(conf.mtu !== 0 ? { mtu: conf.mtu } : {}),
+        ...(conf.mac !== "" ? { mac: conf.mac } : {}),
+      }),
+    );
   }
   if (conf.bridge !== "") steps.push(keep({ op: "link.set", ns: netns, name: ifName, master: conf.bridge }));
   steps.push(keep({ op: "link.set", ns: netns, name: ifName, up: true }));

@@ -26,9 +26,29 @@ function run(argv: string[]): void {
 
 /** Creates the namespaces and the veth pair; dnsmasq is started by {@link startDnsmasq}. */
 export function makeBed(subnet: number, extra: string[] = []): DhcpBed {
-  const bed: DhcpBed = { server: createThrowawayNetns("dhs"), container: createThrowawayNetns("dhc"), dir: mkdtempSync(join(tmpdir(), "tscni-dhcp-")), subnet, extra };
+  const bed: DhcpBed = {
+    server: createThrowawayNetns("dhs"),
+    container: createThrowawayNetns("dhc"),
+    dir: mkdtempSync(join(tmpdir(), "tscni-dhcp-")),
+    subnet,
+    extra,
+  };
   try {
-    run(["ip", "-n", bed.server.name, "link", "add", "srv0", "type", "veth", "peer", "name", "eth0", "netns", bed.container.name]);
+    run([
+      "ip",
+      "-n",
+      bed.server.name,
+      "link",
+      "add",
+      "srv0",
+      "type",
+      "veth",
+      "peer",
+      "name",
+      "eth0",
+      "netns",
+      bed.container.name,
+    ]);
     run(["ip", "-n", bed.server.name, "addr", "add", `198.18.${subnet}.1/24`, "dev", "srv0"]);
     run(["ip", "-n", bed.server.name, "link", "set", "srv0", "up"]);
   } catch (err) {
@@ -43,18 +63,38 @@ export async function startDnsmasq(bed: DhcpBed): Promise<void> {
   const n = bed.subnet;
   bed.dnsmasq = Bun.spawn(
     [
-      "ip", "netns", "exec", bed.server.name, "dnsmasq", "--no-daemon", "--conf-file=/dev/null", "--port=0", "--user=root",
-      "--interface=srv0", "--bind-interfaces", `--dhcp-range=198.18.${n}.100,198.18.${n}.150,255.255.255.0,2m`,
-      `--dhcp-leasefile=${join(bed.dir, "leases")}`, `--pid-file=${join(bed.dir, "pid")}`, "--dhcp-authoritative", "--no-ping",
-      `--dhcp-option=option:router,198.18.${n}.1`, "--dhcp-option=option:T1,4", "--dhcp-option=option:T2,7", "--log-dhcp",
-      `--log-facility=${join(bed.dir, "log")}`, ...bed.extra,
+      "ip",
+      "netns",
+      "exec",
+      bed.server.name,
+      "dnsmasq",
+      "--no-daemon",
+      "--conf-file=/dev/null",
+      "--port=0",
+      "--user=root",
+      "--interface=srv0",
+      "--bind-interfaces",
+      `--dhcp-range=198.18.${n}.100,198.18.${n}.150,255.255.255.0,2m`,
+      `--dhcp-leasefile=${join(bed.dir, "leases")}`,
+      `--pid-file=${join(bed.dir, "pid")}`,
+      "--dhcp-authoritative",
+      "--no-ping",
+      `--dhcp-option=option:router,198.18.${n}.1`,
+      "--dhcp-option=option:T1,4",
+      "--dhcp-option=option:T2,7",
+      "--log-dhcp",
+      `--log-facility=${join(bed.dir, "log")}`,
+      ...bed.extra,
     ],
     { stdout: "ignore", stderr: "pipe" },
   );
   for (let i = 0; i < 100; i++) {
-    const r = Bun.spawnSync(["ip", "netns", "exec", bed.server.name, "ss", "-ulnH", "sport", "= :67"], { stdout: "pipe" });
+    const r = Bun.spawnSync(["ip", "netns", "exec", bed.server.name, "ss", "-ulnH", "sport", "= :67"], {
+      stdout: "pipe",
+    });
     if (r.stdout.toString().includes(":67")) return;
-    if (bed.dnsmasq.exitCode !== null) throw new Error(`dnsmasq exited: ${await new Response(bed.dnsmasq.stderr as ReadableStream).text()}`);
+    if (bed.dnsmasq.exitCode !== null)
+      throw new Error(`dnsmasq exited: ${await new Response(bed.dnsmasq.stderr as ReadableStream).text()}`);
     await Bun.sleep(50);
   }
   throw new Error("dnsmasq did not start listening on port 67");

@@ -5,7 +5,9 @@
 import type { DbusCall, DbusPort, DbusReply } from "../firewall/firewalld.ts";
 
 /** A system bus with firewalld in memory: zones hold sources, as firewalld's zone API does. */
-export function fakeFirewalld(opts: { running?: boolean; available?: boolean; failAdd?: string } = {}): DbusPort & { zones: Map<string, Set<string>>; calls: DbusCall[] } {
+export function fakeFirewalld(
+  opts: { running?: boolean; available?: boolean; failAdd?: string } = {},
+): DbusPort & { zones: Map<string, Set<string>>; calls: DbusCall[] } {
   const zones = new Map<string, Set<string>>();
   const calls: DbusCall[] = [];
   const zone = (z: string): Set<string> => zones.get(z) ?? zones.set(z, new Set()).get(z)!;
@@ -15,7 +17,10 @@ export function fakeFirewalld(opts: { running?: boolean; available?: boolean; fa
     available: () => opts.available ?? true,
     call: async (c): Promise<DbusReply> => {
       calls.push(c);
-      if (c.member === "GetNameOwner") return opts.running === false ? { ok: false, error: "The name org.fedoraproject.FirewallD1 was not provided by any .service files" } : { ok: true, reply: 's ":1.5"\n' };
+      if (c.member === "GetNameOwner")
+        return opts.running === false
+          ? { ok: false, error: "The name org.fedoraproject.FirewallD1 was not provided by any .service files" }
+          : { ok: true, reply: 's ":1.5"\n' };
       if (opts.running === false) return { ok: false, error: "The name is not activatable" };
       const [z = "", src = ""] = c.args;
       if (c.member === "addSource") {
@@ -32,4 +37,3 @@ export function fakeFirewalld(opts: { running?: boolean; available?: boolean; fa
     },
   };
 }
-

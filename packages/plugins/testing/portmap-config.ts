@@ -10,7 +10,12 @@ export const V4 = parsePrefix("198.18.0.5/24")!;
 export const V6 = parsePrefix("2001:db8::5/64")!;
 
 /** One mapping. */
-export const mapping = (hostPort: number, containerPort: number, protocol = "tcp", hostIP = ""): PortMapping => ({ hostPort, containerPort, protocol, hostIP });
+export const mapping = (hostPort: number, containerPort: number, protocol = "tcp", hostIP = ""): PortMapping => ({
+  hostPort,
+  containerPort,
+  protocol,
+  hostIP,
+});
 
 /** A parsed config for network "net", iptables unless `extra` says otherwise. */
 export function portmapConfig(extra: Partial<PortmapConfig> = {}): PortmapConfig {

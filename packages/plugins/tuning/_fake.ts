@@ -29,13 +29,29 @@ export function dataDir(): string {
 }
 
 /** A prevResult naming eth0 in the container, as bridge would hand it on. */
-export const PREV = { cniVersion: "1.0.0", interfaces: [{ name: "veth1" }, { name: "eth0", sandbox: NS }], ips: [{ address: "198.18.0.5/24", interface: 1 }] };
+export const PREV = {
+  cniVersion: "1.0.0",
+  interfaces: [{ name: "veth1" }, { name: "eth0", sandbox: NS }],
+  ips: [{ address: "198.18.0.5/24", interface: 1 }],
+};
 
 /** Runs tuning with `config` on the fake kernel; `allowlist` is the allowlist file's text. */
-export async function runTuning(kernel: Kernel, command: string, config: Record<string, unknown>, opts: { args?: string; allowlist?: string } = {}) {
+export async function runTuning(
+  kernel: Kernel,
+  command: string,
+  config: Record<string, unknown>,
+  opts: { args?: string; allowlist?: string } = {},
+) {
   let stdout = "";
   const io: PluginIO = {
-    env: { CNI_COMMAND: command, CNI_CONTAINERID: "ctr1", CNI_NETNS: NS, CNI_IFNAME: "eth0", CNI_PATH: "/opt/cni/bin", CNI_ARGS: opts.args ?? "" },
+    env: {
+      CNI_COMMAND: command,
+      CNI_CONTAINERID: "ctr1",
+      CNI_NETNS: NS,
+      CNI_IFNAME: "eth0",
+      CNI_PATH: "/opt/cni/bin",
+      CNI_ARGS: opts.args ?? "",
+    },
     readStdin: async () => new TextEncoder().encode(JSON.stringify(config)),
     stdout: (s) => void (stdout += s),
     stderr: () => {},

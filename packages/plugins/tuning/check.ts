@@ -33,10 +33,14 @@ export async function checkTuning(kernel: Kernel, conf: TuningConfig, ns: Netns,
   const allmulti = link.allmulti === true;
   if (conf.allmulti !== undefined && conf.allmulti !== allmulti) {
     // The reference prints the *bool's address here; we print the value.
-    throw new Error(`Error: Tuning configured all-multicast mode of ${ifName} is ${conf.allmulti}, current value is ${allmulti}`);
+    throw new Error(
+      `Error: Tuning configured all-multicast mode of ${ifName} is ${conf.allmulti}, current value is ${allmulti}`,
+    );
   }
   if (conf.txQLen !== undefined && conf.txQLen !== link.txQLen) {
     // The reference formats the *int with %d (an address); we print the value.
-    throw new Error(`Error: Tuning configured Transmit Queue Length of ${ifName} is ${conf.txQLen}, current value is ${link.txQLen ?? 0}`);
+    throw new Error(
+      `Error: Tuning configured Transmit Queue Length of ${ifName} is ${conf.txQLen}, current value is ${link.txQLen ?? 0}`,
+    );
   }
 }

@@ -19,7 +19,15 @@ function failure(fn: () => unknown): { code: number; msg: string } {
 
 describe("tuning's config and its precedence (issue 12 item 1)", () => {
   test("defaults: /run/cni/tuning, nothing changed", () => {
-    expect(parseTuningConfig(base, "")).toMatchObject({ dataDir: "/run/cni/tuning", sysctl: [], mac: "", promisc: false, mtu: 0, allmulti: undefined, txQLen: undefined });
+    expect(parseTuningConfig(base, "")).toMatchObject({
+      dataDir: "/run/cni/tuning",
+      sysctl: [],
+      mac: "",
+      promisc: false,
+      mtu: 0,
+      allmulti: undefined,
+      txQLen: undefined,
+    });
   });
 
   test("the MAC comes from the config, then CNI_ARGS MAC=, then the mac capability, then args.cni.mac", () => {
@@ -28,12 +36,29 @@ describe("tuning's config and its precedence (issue 12 item 1)", () => {
     expect(parseTuningConfig(c, "MAC=02:00:00:00:00:02").mac).toBe("02:00:00:00:00:02");
     const rc = { ...c, runtimeConfig: { mac: "02:00:00:00:00:03" } };
     expect(parseTuningConfig(rc, "MAC=02:00:00:00:00:02").mac).toBe("02:00:00:00:00:03");
-    expect(parseTuningConfig({ ...rc, args: { cni: { mac: "02:00:00:00:00:04" } } }, "MAC=02:00:00:00:00:02").mac).toBe("02:00:00:00:00:04");
+    expect(parseTuningConfig({ ...rc, args: { cni: { mac: "02:00:00:00:00:04" } } }, "MAC=02:00:00:00:00:02").mac).toBe(
+      "02:00:00:00:00:04",
+    );
   });
 
   test("args.cni overrides each value it sets and merges its sysctls over the config's", () => {
-    const c = { ...base, mtu: 1400, promisc: true, allmulti: false, txQLen: 100, sysctl: { "net.ipv4.conf.IFNAME.arp_notify": "1", "net.ipv4.conf.IFNAME.proxy_arp": "0" } };
-    const args = { cni: { mtu: 1300, promisc: false, allmulti: true, txQLen: 0, sysctl: { "net.ipv4.conf.IFNAME.proxy_arp": "1", "net.ipv4.conf.IFNAME.rp_filter": "2" } } };
+    const c = {
+      ...base,
+      mtu: 1400,
+      promisc: true,
+      allmulti: false,
+      txQLen: 100,
+      sysctl: { "net.ipv4.conf.IFNAME.arp_notify": "1", "net.ipv4.conf.IFNAME.proxy_arp": "0" },
+    };
+    const args = {
+      cni: {
+        mtu: 1300,
+        promisc: false,
+        allmulti: true,
+        txQLen: 0,
+        sysctl: { "net.ipv4.conf.IFNAME.proxy_arp": "1", "net.ipv4.conf.IFNAME.rp_filter": "2" },
+      },
+    };
     expect(parseTuningConfig({ ...c, args }, "")).toMatchObject({
       mtu: 1300,
       promisc: false,
@@ -48,9 +73,18 @@ describe("tuning's config and its precedence (issue 12 item 1)", () => {
   });
 
   test("a wrongly typed key is Go's unmarshal message under 'failed to load netconf' (code 7)", () => {
-    expect(failure(() => parseTuningConfig({ ...base, mtu: "x" }, ""))).toEqual({ code: 7, msg: "failed to load netconf: json: cannot unmarshal string into Go struct field TuningConf.mtu of type int" });
-    expect(failure(() => parseTuningConfig({ ...base, promisc: 1 }, ""))).toEqual({ code: 7, msg: "failed to load netconf: json: cannot unmarshal number into Go struct field TuningConf.promisc of type bool" });
-    expect(failure(() => parseTuningConfig({ ...base, args: { cni: { mtu: 1.5 } } }, ""))).toEqual({ code: 7, msg: "failed to load netconf: json: cannot unmarshal number 1.5 into Go struct field IPAMArgs.args.cni.mtu of type int" });
+    expect(failure(() => parseTuningConfig({ ...base, mtu: "x" }, ""))).toEqual({
+      code: 7,
+      msg: "failed to load netconf: json: cannot unmarshal string into Go struct field TuningConf.mtu of type int",
+    });
+    expect(failure(() => parseTuningConfig({ ...base, promisc: 1 }, ""))).toEqual({
+      code: 7,
+      msg: "failed to load netconf: json: cannot unmarshal number into Go struct field TuningConf.promisc of type bool",
+    });
+    expect(failure(() => parseTuningConfig({ ...base, args: { cni: { mtu: 1.5 } } }, ""))).toEqual({
+      code: 7,
+      msg: "failed to load netconf: json: cannot unmarshal number 1.5 into Go struct field IPAMArgs.args.cni.mtu of type int",
+    });
   });
 
   test("an unknown CNI_ARGS key is code 4 (CA-3)", () => {
@@ -59,10 +93,19 @@ describe("tuning's config and its precedence (issue 12 item 1)", () => {
 
   test("sysctl must be a map of strings without a key named twice (validateSysctlConflictingKeys)", () => {
     const raw = (s: string) => new TextEncoder().encode(s);
-    expect(failure(() => checkSysctlKeys({ sysctl: { a: 1 } }, raw('{"sysctl":{"a":1}}')))).toEqual({ code: 7, msg: "json: cannot unmarshal number into Go struct field sysctlCheck.sysctl of type string" });
-    expect(failure(() => checkSysctlKeys({ sysctl: 5 }, raw('{"sysctl":5}')))).toEqual({ code: 7, msg: "json: cannot unmarshal number into Go struct field sysctlCheck.sysctl of type map[main.sysctlKey]string" });
+    expect(failure(() => checkSysctlKeys({ sysctl: { a: 1 } }, raw('{"sysctl":{"a":1}}')))).toEqual({
+      code: 7,
+      msg: "json: cannot unmarshal number into Go struct field sysctlCheck.sysctl of type string",
+    });
+    expect(failure(() => checkSysctlKeys({ sysctl: 5 }, raw('{"sysctl":5}')))).toEqual({
+      code: 7,
+      msg: "json: cannot unmarshal number into Go struct field sysctlCheck.sysctl of type map[main.sysctlKey]string",
+    });
     const dup = '{"x":{"sysctl":{"a":"1"}},"sysctl":{"net.a":"1", "net.b":"2","net.a":"3"}}';
-    expect(failure(() => checkSysctlKeys(JSON.parse(dup), raw(dup)))).toEqual({ code: 7, msg: "duplicated sysctl keys are not allowed" });
+    expect(failure(() => checkSysctlKeys(JSON.parse(dup), raw(dup)))).toEqual({
+      code: 7,
+      msg: "duplicated sysctl keys are not allowed",
+    });
   });
 
   test("duplicates are found only among the top-level sysctl keys, whatever the nesting and escapes", () => {
@@ -72,7 +115,10 @@ describe("tuning's config and its precedence (issue 12 item 1)", () => {
   });
 
   test("an interface name with a slash is refused", () => {
-    expect(failure(() => checkIfName("a/b"))).toEqual({ code: 4, msg: "Interface name (a/b) contains an invalid character /" });
+    expect(failure(() => checkIfName("a/b"))).toEqual({
+      code: 4,
+      msg: "Interface name (a/b) contains an invalid character /",
+    });
   });
 });
 
@@ -85,10 +131,16 @@ describe("tuning's sysctl keys and allowlist", () => {
   });
 
   test("only keys under /proc/sys/net are accepted, after the path is cleaned", () => {
-    expect(failure(() => sysctlFile("kernel.hostname", "eth0"))).toEqual({ code: 7, msg: 'invalid net sysctl key: "kernel/hostname"' });
+    expect(failure(() => sysctlFile("kernel.hostname", "eth0"))).toEqual({
+      code: 7,
+      msg: 'invalid net sysctl key: "kernel/hostname"',
+    });
     // Dots become slashes before the path is cleaned, so ".." never survives: this stays under net.
     expect(sysctlFile("net/../kernel/x", "eth0")).toBe("/proc/sys/net/kernel/x");
-    expect(failure(() => sysctlFile("IFNAME/../../kernel/x", "eth0"))).toEqual({ code: 7, msg: 'invalid net sysctl key: "eth0///////kernel/x"' });
+    expect(failure(() => sysctlFile("IFNAME/../../kernel/x", "eth0"))).toEqual({
+      code: 7,
+      msg: 'invalid net sysctl key: "eth0///////kernel/x"',
+    });
     expect(failure(() => sysctlFile("net", "eth0"))).toEqual({ code: 7, msg: 'invalid net sysctl key: "net"' });
   });
 
@@ -113,7 +165,8 @@ describe("tuning's MAC parsing is Go's net.ParseMAC", () => {
   });
 
   test("anything else is refused with the reference's message", () => {
-    for (const bad of ["02:00:00:00:00", "02:00:00:00:00:0g", "02:00-00:00:00:01", "0200.0000.000", "zz"]) expect(parseGoMac(bad)).toBeUndefined();
+    for (const bad of ["02:00:00:00:00", "02:00:00:00:00:0g", "02:00-00:00:00:01", "0200.0000.000", "zz"])
+      expect(parseGoMac(bad)).toBeUndefined();
     expect(invalidMacMessage("zz")).toBe("invalid args zz for MAC addr: address zz: invalid MAC address");
   });
 });

@@ -31,8 +31,19 @@ export interface TuningConfig {
   prevResult: unknown;
 }
 
-const stringMap = v.nullish(v.pipe(v.custom<Record<string, unknown>>((x) => typeof x === "object" && x !== null && !Array.isArray(x), "map[string]string"), v.record(v.string(), v.string("string"))));
-const argsSchema = goObject({ sysctl: stringMap, mac: goString, promisc: goBool, mtu: goInt, allmulti: goBool, txQLen: goInt }, "main.IPAMArgs");
+const stringMap = v.nullish(
+  v.pipe(
+    v.custom<Record<string, unknown>>(
+      (x) => typeof x === "object" && x !== null && !Array.isArray(x),
+      "map[string]string",
+    ),
+    v.record(v.string(), v.string("string")),
+  ),
+);
+const argsSchema = goObject(
+  { sysctl: stringMap, mac: goString, promisc: goBool, mtu: goInt, allmulti: goBool, txQLen: goInt },
+  "main.IPAMArgs",
+);
 const Schema = v.looseObject({
   cniVersion: goString,
   name: goString,
@@ -61,8 +72,12 @@ function unmarshalMessage(issue: v.BaseIssue<unknown>, struct: string): string {
   const keys = (issue.path ?? []).map((p) => p.key).filter((k): k is string => typeof k === "string");
   const parent = keys.slice(0, -1).join(".");
   // A map value's error names the map field (Go's error context stops at the map).
-  const path = keys[0] === "sysctl" || (parent === "args.cni.sysctl") ? keys.slice(0, keys[0] === "sysctl" ? 1 : 3) : keys;
-  const owner = path.length <= 1 ? struct : ({ "args.cni": "IPAMArgs" } as Record<string, string>)[path.slice(0, -1).join(".")] ?? "";
+  const path =
+    keys[0] === "sysctl" || parent === "args.cni.sysctl" ? keys.slice(0, keys[0] === "sysctl" ? 1 : 3) : keys;
+  const owner =
+    path.length <= 1
+      ? struct
+      : (({ "args.cni": "IPAMArgs" } as Record<string, string>)[path.slice(0, -1).join(".")] ?? "");
   const field = path.length === 0 ? "" : ` into Go struct field ${owner}.${path.join(".")}`;
   return `json: cannot unmarshal ${jsonKind(issue.input)}${field} of type ${issue.message}`;
 }
@@ -75,14 +90,22 @@ export function checkSysctlKeys(config: unknown, stdin: Uint8Array): void {
   const sysctl = (config as { sysctl?: unknown }).sysctl;
   const parsed = v.safeParse(v.object({ sysctl: stringMap }), { sysctl }, { abortEarly: true });
   // v1.1.1 (Debian) differs: it has no such check (the parse below reports the type); upstream main's message, code 7
-  if (!parsed.success) throw invalidConfig(unmarshalMessage(parsed.issues[0], "sysctlCheck").replace(/of type map\[string\]string$/, "of type map[main.sysctlKey]string"));
-  if (hasDuplicateSysctlKey(new TextDecoder().decode(stdin))) throw invalidConfig("duplicated sysctl keys are not allowed");
+  if (!parsed.success)
+    throw invalidConfig(
+      unmarshalMessage(parsed.issues[0], "sysctlCheck").replace(
+        /of type map\[string\]string$/,
+        "of type map[main.sysctlKey]string",
+      ),
+    );
+  if (hasDuplicateSysctlKey(new TextDecoder().decode(stdin)))
+    throw invalidConfig("duplicated sysctl keys are not allowed");
 }
 
 /** `parseConf`: the config with CNI_ARGS (`MAC=`) and the overrides, in the reference's order. */
 export function parseTuningConfig(config: unknown, cniArgs: string): TuningConfig {
   const parsed = v.safeParse(Schema, config, { abortEarly: true });
-  if (!parsed.success) throw invalidConfig(`failed to load netconf: ${unmarshalMessage(parsed.issues[0], "TuningConf")}`);
+  if (!parsed.success)
+    throw invalidConfig(`failed to load netconf: ${unmarshalMessage(parsed.issues[0], "TuningConf")}`);
   const c = parsed.output;
   const sysctl = new Map(Object.entries(c.sysctl ?? {}));
   let mac = c.mac ?? "";
@@ -124,5 +147,9 @@ export function changesLink(c: TuningConfig): boolean {
 
 /** `validateArgs`: the interface name becomes part of a file name. */
 export function checkIfName(ifName: string): void {
-  if (ifName.includes("/")) throw new CniError(ErrorCode.InvalidEnvironmentVariables, `Interface name (${ifName}) contains an invalid character /`);
+  if (ifName.includes("/"))
+    throw new CniError(
+      ErrorCode.InvalidEnvironmentVariables,
+      `Interface name (${ifName}) contains an invalid character /`,
+    );
 }

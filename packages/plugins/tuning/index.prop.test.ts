@@ -21,7 +21,9 @@ const SYSCTLS: [string, fc.Arbitrary<string>][] = [
   ["net.ipv4.conf.all.forwarding", fc.constantFrom("0", "1")],
 ];
 const opt = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: undefined });
-const macArb = fc.uint8Array({ minLength: 6, maxLength: 6 }).map((b) => [(b[0]! & 0xfc) | 0x02, ...b.slice(1)].map((x) => x.toString(16).padStart(2, "0")).join(":"));
+const macArb = fc
+  .uint8Array({ minLength: 6, maxLength: 6 })
+  .map((b) => [(b[0]! & 0xfc) | 0x02, ...b.slice(1)].map((x) => x.toString(16).padStart(2, "0")).join(":"));
 
 const tuningArb = fc
   .record({
@@ -38,14 +40,22 @@ const tuningArb = fc
     return out;
   });
 
-const conf = (dir: string, t: Record<string, unknown>) => ({ cniVersion: "1.0.0", name: "t", type: "tuning", dataDir: dir, prevResult: PREV, ...t });
+const conf = (dir: string, t: Record<string, unknown>) => ({
+  cniVersion: "1.0.0",
+  name: "t",
+  type: "tuning",
+  dataDir: dir,
+  prevResult: PREV,
+  ...t,
+});
 const linkOf = async (k: ReturnType<typeof fakeWithEth0>) => (await k.link(NS, "eth0"))!;
 
 /** One change that makes a configured value differ, or undefined when the config sets nothing a tamper can break. */
 function tamper(t: Record<string, unknown>, pick: number): KernelOp | undefined {
   const link = (f: Record<string, unknown>): KernelOp => ({ op: "link.set", ns: NS, name: "eth0", ...f });
   const all: KernelOp[] = [];
-  if (t.mac !== undefined) all.push(link({ mac: "02:ff:ff:ff:ff:fe" === t.mac ? "02:ff:ff:ff:ff:fd" : "02:ff:ff:ff:ff:fe" }));
+  if (t.mac !== undefined)
+    all.push(link({ mac: "02:ff:ff:ff:ff:fe" === t.mac ? "02:ff:ff:ff:ff:fd" : "02:ff:ff:ff:ff:fe" }));
   if (t.mtu !== undefined) all.push(link({ mtu: (t.mtu as number) + 1 }));
   all.push(link({ promisc: t.promisc !== true }));
   if (t.allmulti !== undefined) all.push(link({ allmulti: !(t.allmulti as boolean) }));

@@ -9,7 +9,14 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { KernelError, type Kernel } from "@tscni/kernel";
-import { parsePrevResult, pluginMain, type CmdArgs, type PluginDefinition, type PluginHandlers, type PluginIO } from "@tscni/skel";
+import {
+  parsePrevResult,
+  pluginMain,
+  type CmdArgs,
+  type PluginDefinition,
+  type PluginHandlers,
+  type PluginIO,
+} from "@tscni/skel";
 import { VERSIONS, type Result100 } from "@tscni/spec";
 import { goQuote } from "@tscni/spec/go";
 import { applyWithRollback, rollback } from "../shared/apply.ts";
@@ -38,14 +45,16 @@ async function inNetns<T>(netns: string, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    if (err instanceof KernelError && err.kind === "netns-gone") throw new Error(`failed to Statfs ${goQuote(netns)}: no such file or directory`);
+    if (err instanceof KernelError && err.kind === "netns-gone")
+      throw new Error(`failed to Statfs ${goQuote(netns)}: no such file or directory`);
     throw err;
   }
 }
 
 /** The reference's words for a sysctl write that failed. */
 function sysctlError(err: unknown, files: readonly { file: string }[]): Error {
-  if (!(err instanceof KernelError) || err.opIndex === undefined) return err instanceof Error ? err : new Error(String(err));
+  if (!(err instanceof KernelError) || err.opIndex === undefined)
+    return err instanceof Error ? err : new Error(String(err));
   const file = files[err.opIndex]?.file ?? "";
   if (err.kind === "not-found") return new Error(`open ${file}: no such file or directory`);
   if (err.kind === "invalid") return new Error(`write ${file}: invalid argument`);
@@ -66,7 +75,10 @@ export function linkError(err: unknown): Error {
 async function add(ports: TuningPorts, a: CmdArgs): Promise<Result100> {
   checkSysctlKeys(a.config, a.stdinData);
   const conf = parseTuningConfig(a.config, a.args);
-  checkAllowlist(conf.sysctl.map(([k]) => k), parseAllowlist(ports.readAllowlist()));
+  checkAllowlist(
+    conf.sysctl.map(([k]) => k),
+    parseAllowlist(ports.readAllowlist()),
+  );
   checkIfName(a.ifName);
   // v1.1.1 (Debian) differs: code 999 (a plain error); SPEC §4.2 gives code 7 (invalid network config)
   if (conf.prevResult === undefined) throw invalidConfig("Required prevResult missing");
@@ -138,6 +150,11 @@ export function readAllowlistFile(path: string = ALLOWLIST_PATH): string | undef
 /** The binary's entry for `tuning`: the real kernel (rtnetlink; TSCNI_KERNEL=iproute2 for `ip -batch`). */
 export async function main(io: PluginIO): Promise<number> {
   const kernel =
-    io.env.TSCNI_KERNEL === "iproute2" ? (await import("@tscni/kernel/linux")).createLinuxKernel() : (await import("@tscni/kernel/netlink")).createNetlinkKernel();
-  return pluginMain(tuningDefinition({ kernel, readAllowlist: () => readAllowlistFile(), warn: (m) => io.stderr(`${m}\n`) }), io);
+    io.env.TSCNI_KERNEL === "iproute2"
+      ? (await import("@tscni/kernel/linux")).createLinuxKernel()
+      : (await import("@tscni/kernel/netlink")).createNetlinkKernel();
+  return pluginMain(
+    tuningDefinition({ kernel, readAllowlist: () => readAllowlistFile(), warn: (m) => io.stderr(`${m}\n`) }),
+    io,
+  );
 }

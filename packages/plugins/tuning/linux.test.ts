@@ -27,19 +27,38 @@ function ip(...args: string[]): string {
 
 const eth0 = () => {
   const l = (JSON.parse(ip("-d", "-j", "link", "show", "dev", "eth0")) as Record<string, unknown>[])[0] ?? {};
-  return { mac: l.address, mtu: l.mtu, promiscuity: l.promiscuity, allmulti: l.allmulti, txqlen: l.txqlen, flags: l.flags };
+  return {
+    mac: l.address,
+    mtu: l.mtu,
+    promiscuity: l.promiscuity,
+    allmulti: l.allmulti,
+    txqlen: l.txqlen,
+    flags: l.flags,
+  };
 };
-const sysctl = (key: string) => Bun.spawnSync(["ip", "netns", "exec", ns?.name ?? "", "cat", `/proc/sys/${key}`]).stdout.toString().trim();
+const sysctl = (key: string) =>
+  Bun.spawnSync(["ip", "netns", "exec", ns?.name ?? "", "cat", `/proc/sys/${key}`])
+    .stdout.toString()
+    .trim();
 
 async function run(kernel: Kernel, command: string, config: Record<string, unknown>) {
   let stdout = "";
   const io: PluginIO = {
-    env: { CNI_COMMAND: command, CNI_CONTAINERID: "ctr-linux", CNI_NETNS: ns?.path ?? "", CNI_IFNAME: "eth0", CNI_PATH: "/opt/cni/bin" },
+    env: {
+      CNI_COMMAND: command,
+      CNI_CONTAINERID: "ctr-linux",
+      CNI_NETNS: ns?.path ?? "",
+      CNI_IFNAME: "eth0",
+      CNI_PATH: "/opt/cni/bin",
+    },
     readStdin: async () => new TextEncoder().encode(JSON.stringify(config)),
     stdout: (s) => void (stdout += s),
     stderr: () => {},
   };
-  return { code: await pluginMain(tuningDefinition({ kernel, readAllowlist: () => undefined, warn: () => {} }), io), stdout };
+  return {
+    code: await pluginMain(tuningDefinition({ kernel, readAllowlist: () => undefined, warn: () => {} }), io),
+    stdout,
+  };
 }
 
 describe.skipIf(skip)("tuning on the real kernel", () => {
@@ -71,7 +90,10 @@ describe.skipIf(skip)("tuning on the real kernel", () => {
     expect(readdirSync(dataDir)).toEqual([]);
   });
 
-  for (const [driver, make] of [["rtnetlink", createNetlinkKernel], ["ip -batch", createLinuxKernel]] as const) {
+  for (const [driver, make] of [
+    ["rtnetlink", createNetlinkKernel],
+    ["ip -batch", createLinuxKernel],
+  ] as const) {
     test(`${driver}: ADD applies MAC, MTU, promisc, allmulti, queue length and sysctls; CHECK passes; DEL restores`, async () => {
       const kernel = make();
       const before = eth0();
@@ -99,7 +121,15 @@ describe.skipIf(skip)("tuning on the real kernel", () => {
       expect(eth0()).toEqual(before);
       // Sysctls stay as ADD left them: the reference's DEL restores link attributes only.
       ip("link", "set", "eth0", "up");
-      Bun.spawnSync(["ip", "netns", "exec", ns?.name ?? "", "sh", "-c", "echo 0 > /proc/sys/net/ipv4/conf/eth0/arp_notify; echo 1 > /proc/sys/net/ipv6/conf/eth0/accept_ra"]);
+      Bun.spawnSync([
+        "ip",
+        "netns",
+        "exec",
+        ns?.name ?? "",
+        "sh",
+        "-c",
+        "echo 0 > /proc/sys/net/ipv4/conf/eth0/arp_notify; echo 1 > /proc/sys/net/ipv6/conf/eth0/accept_ra",
+      ]);
     });
   }
 });

@@ -4,16 +4,33 @@ import { parseTuningConfig } from "./config.ts";
 import { planTuning } from "./plan.ts";
 
 const NS = "/var/run/netns/c";
-const LINK: LinkInfo = { index: 2, name: "eth0", kind: "veth", mac: "02:00:00:00:10:01", mtu: 1500, up: true, operState: "UP", promisc: false, txQLen: 1000, promiscuity: 0 };
+const LINK: LinkInfo = {
+  index: 2,
+  name: "eth0",
+  kind: "veth",
+  mac: "02:00:00:00:10:01",
+  mtu: 1500,
+  up: true,
+  operState: "UP",
+  promisc: false,
+  txQLen: 1000,
+  promiscuity: 0,
+};
 const conf = (extra: Record<string, unknown>) => parseTuningConfig({ cniVersion: "1.0.0", name: "t", ...extra }, "");
 
 describe("tuning's plan", () => {
   test("sysctl writes come first, each undone to the value read before it", () => {
-    const files = [{ file: "/proc/sys/net/ipv4/conf/eth0/arp_notify", value: "1" }, { file: "/proc/sys/net/core/somaxconn", value: "5" }];
+    const files = [
+      { file: "/proc/sys/net/ipv4/conf/eth0/arp_notify", value: "1" },
+      { file: "/proc/sys/net/core/somaxconn", value: "5" },
+    ];
     const before = new Map([["/proc/sys/net/ipv4/conf/eth0/arp_notify", "0"]]);
     const plan = planTuning(conf({}), NS, files, before, undefined, undefined);
     expect(plan.sysctls).toEqual([
-      { op: { op: "sysctl.set", ns: NS, key: "net.ipv4.conf.eth0.arp_notify", value: "1" }, undo: { op: "sysctl.set", ns: NS, key: "net.ipv4.conf.eth0.arp_notify", value: "0" } },
+      {
+        op: { op: "sysctl.set", ns: NS, key: "net.ipv4.conf.eth0.arp_notify", value: "1" },
+        undo: { op: "sysctl.set", ns: NS, key: "net.ipv4.conf.eth0.arp_notify", value: "0" },
+      },
       { op: { op: "sysctl.set", ns: NS, key: "net.core.somaxconn", value: "5" } },
     ]);
     expect(plan.backup).toBeUndefined();

@@ -41,7 +41,10 @@ export function planTuning(
   const sysctls: PlanStep[] = files.map(({ file, value }) => {
     const key = kernelKey(file);
     const old = before.get(file);
-    return { op: { op: "sysctl.set", ns, key, value }, ...(old !== undefined && { undo: { op: "sysctl.set" as const, ns, key, value: old } }) };
+    return {
+      op: { op: "sysctl.set", ns, key, value },
+      ...(old !== undefined && { undo: { op: "sysctl.set" as const, ns, key, value: old } }),
+    };
   });
   if (link === undefined) return { sysctls, backup: undefined, link: [] };
   const name = link.name;

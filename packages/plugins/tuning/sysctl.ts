@@ -61,6 +61,9 @@ export function checkAllowlist(keys: readonly string[], allowlist: readonly stri
         throw invalidConfig(`error parsing regexp: ${err instanceof Error ? err.message : String(err)}`);
       }
     });
-    if (!ok) throw invalidConfig(`Sysctl ${key} is not allowed. Only the following sysctls are allowed: [${allowlist.join(" ")}]`);
+    if (!ok)
+      throw invalidConfig(
+        `Sysctl ${key} is not allowed. Only the following sysctls are allowed: [${allowlist.join(" ")}]`,
+      );
   }
 }

@@ -29,6 +29,14 @@ describe("the vlan config", () => {
   });
 
   test("the create op makes a VLAN of the master in the container under the temporary name", () => {
-    expect(vlanCreateOp(parseVlanConfig({ ...base, vlanId: 7, mtu: 1400 }), "/var/run/netns/c1", "t0")).toEqual({ op: "vlan.add", ns: HOST, name: "t0", parent: "eth9", id: 7, mtu: 1400, into: "/var/run/netns/c1" });
+    expect(vlanCreateOp(parseVlanConfig({ ...base, vlanId: 7, mtu: 1400 }), "/var/run/netns/c1", "t0")).toEqual({
+      op: "vlan.add",
+      ns: HOST,
+      name: "t0",
+      parent: "eth9",
+      id: 7,
+      mtu: 1400,
+      into: "/var/run/netns/c1",
+    });
   });
 });

@@ -19,7 +19,10 @@ export interface VlanConfig {
   dns: DNS | undefined;
 }
 
-const Schema = v.looseObject({ ...commonEntries, master: goString, vlanId: goInt, linkInContainer: goBool }, "main.NetConf");
+const Schema = v.looseObject(
+  { ...commonEntries, master: goString, vlanId: goInt, linkInContainer: goBool },
+  "main.NetConf",
+);
 
 /** Parses the config and makes the reference's static checks, with its messages. */
 export function parseVlanConfig(config: unknown): VlanConfig {
@@ -27,9 +30,11 @@ export function parseVlanConfig(config: unknown): VlanConfig {
   const master = c.master ?? "";
   const vlanId = c.vlanId ?? 0;
   // v1.1.1 (Debian) differs: code 999; SPEC §4.2 gives code 7 (invalid network config)
-  if (master === "") throw invalidConfig('"master" field is required. It specifies the host interface name to create the VLAN for');
+  if (master === "")
+    throw invalidConfig('"master" field is required. It specifies the host interface name to create the VLAN for');
   // The reference's message says 4095 though it refuses it (sic).
-  if (vlanId < 0 || vlanId > 4094) throw invalidConfig(`invalid VLAN ID ${vlanId} (must be between 0 and 4095 inclusive)`);
+  if (vlanId < 0 || vlanId > 4094)
+    throw invalidConfig(`invalid VLAN ID ${vlanId} (must be between 0 and 4095 inclusive)`);
   return {
     cniVersion: c.cniVersion ?? "0.1.0",
     name: c.name ?? "",

@@ -41,9 +41,14 @@ async function check(ports: PluginPorts, a: CmdArgs): Promise<void> {
   await ports.ipam(conf.ipamType, a).check();
   const prev = prevResultOf(a, "vlan: Required prevResult missing");
   const cont = containerIface(prev, a.ifName, a.netns);
-  if (cont.sandbox !== a.netns) throw new Error(`Sandbox in prevResult ${cont.sandbox} doesn't match configured netns: ${a.netns}`);
+  if (cont.sandbox !== a.netns)
+    throw new Error(`Sandbox in prevResult ${cont.sandbox} doesn't match configured netns: ${a.netns}`);
   await lookupMaster(ports.kernel, conf.master, a.netns, conf.linkInContainer);
-  const [link, addrs, routes] = await Promise.all([ports.kernel.link(a.netns, a.ifName), ports.kernel.addresses(a.netns), ports.kernel.routes(a.netns)]);
+  const [link, addrs, routes] = await Promise.all([
+    ports.kernel.link(a.netns, a.ifName),
+    ports.kernel.addresses(a.netns),
+    ports.kernel.routes(a.netns),
+  ]);
   const problem = checkVlan(conf.vlanId, conf.mtu, a.ifName, a.netns, prev, { link, addrs, routes });
   if (problem !== undefined) throw new Error(problem);
 }

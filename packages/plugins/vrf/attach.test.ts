@@ -3,7 +3,17 @@ import type { LinkInfo } from "@tscni/kernel";
 import { FakeKernel } from "@tscni/kernel/fake";
 import { findVrf, freeVrfTable } from "./attach.ts";
 
-const link = (name: string, kind: string, vrfTable?: number): LinkInfo => ({ index: 1, name, kind, mac: "", mtu: 1500, up: true, operState: "UP", promisc: false, ...(vrfTable !== undefined && { vrfTable }) });
+const link = (name: string, kind: string, vrfTable?: number): LinkInfo => ({
+  index: 1,
+  name,
+  kind,
+  mac: "",
+  mtu: 1500,
+  up: true,
+  operState: "UP",
+  promisc: false,
+  ...(vrfTable !== undefined && { vrfTable }),
+});
 
 describe("vrf's lookups", () => {
   test("a picked table is the first from 1 that no VRF of the namespace uses (findFreeRoutingTableID)", () => {

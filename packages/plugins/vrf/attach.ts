@@ -37,9 +37,17 @@ async function step(kernel: Kernel, op: KernelOp, message: string): Promise<void
 }
 
 /** Enslaves `ifName` to VRF `vrfName` in `ns`, creating the VRF when needed; throws the reference's message (without `cmdAdd failed: `). */
-export async function attachToVrf(kernel: Kernel, ns: string, ifName: string, vrfName: string, table: number, warn: (m: string) => void): Promise<void> {
+export async function attachToVrf(
+  kernel: Kernel,
+  ns: string,
+  ifName: string,
+  vrfName: string,
+  table: number,
+  warn: (m: string) => void,
+): Promise<void> {
   let vrf = await findVrf(kernel, ns, vrfName);
-  if (vrf !== undefined && table !== 0 && vrf.vrfTable !== table) throw new Error(`VRF ${vrfName} already exist with different routing table ${vrf.vrfTable}`);
+  if (vrf !== undefined && table !== 0 && vrf.vrfTable !== table)
+    throw new Error(`VRF ${vrfName} already exist with different routing table ${vrf.vrfTable}`);
   const undo: KernelOp[] = [];
   let saved: RouteInfo[] = [];
   let before: AddrInfo[] = [];
@@ -56,24 +64,43 @@ export async function attachToVrf(kernel: Kernel, ns: string, ifName: string, vr
     if (link.master !== undefined) throw new Error(`interface ${ifName} has already a master set: ${link.master}`);
     before = (await kernel.addresses(ns, ifName)).filter((a) => a.family === 6 && a.scope === "global");
     saved = (await kernel.routes(ns)).filter((r) => r.dev === ifName && r.scope === "global");
-    await step(kernel, { op: "link.set", ns, name: ifName, master: vrfName }, `could not set vrf ${vrfName} as master of ${ifName}`);
+    await step(
+      kernel,
+      { op: "link.set", ns, name: ifName, master: vrfName },
+      `could not set vrf ${vrfName} as master of ${ifName}`,
+    );
     undo.unshift({ op: "link.set", ns, name: ifName, master: null });
     const after = new Set((await kernel.addresses(ns, ifName)).map((a) => a.cidr));
     for (const a of before.filter((x) => !after.has(x.cidr))) {
       // The reference then waits up to ~2.5 s for the address's route in the VRF's table;
       // nodad makes it usable at once.
-      await step(kernel, { op: "addr.add", ns, dev: ifName, cidr: a.cidr, nodad: true }, `could not restore address ${a.cidr} to ${ifName} @ ${vrfName}`);
+      await step(
+        kernel,
+        { op: "addr.add", ns, dev: ifName, cidr: a.cidr, nodad: true },
+        `could not restore address ${a.cidr} to ${ifName} @ ${vrfName}`,
+      );
     }
     for (const r of saved) {
       const op = routeAgain(ns, r, vrf.vrfTable, true);
       await step(kernel, op, `could not add route '${r.dst}${r.gw === undefined ? "" : ` via ${r.gw}`} dev ${ifName}'`);
-      undo.unshift({ op: "route.del", ns, dst: r.dst, dev: ifName, table: vrf.vrfTable ?? 0, ...(r.gw !== undefined && { gw: r.gw }) });
+      undo.unshift({
+        op: "route.del",
+        ns,
+        dst: r.dst,
+        dev: ifName,
+        table: vrf.vrfTable ?? 0,
+        ...(r.gw !== undefined && { gw: r.gw }),
+      });
     }
   } catch (err) {
     for (const f of await rollback(kernel, undo)) warn(`rollback: ${f}`);
     // Releasing the interface cycles it again: its IPv6 addresses and saved routes return here.
-    const restore: KernelOp[] = [...before.map((a): KernelOp => ({ op: "addr.add", ns, dev: ifName, cidr: a.cidr, nodad: true })), ...saved.map((r) => routeAgain(ns, r, undefined, true))];
-    if (undo.some((op) => op.op === "link.set")) for (const f of await rollback(kernel, restore)) warn(`rollback: ${f}`);
+    const restore: KernelOp[] = [
+      ...before.map((a): KernelOp => ({ op: "addr.add", ns, dev: ifName, cidr: a.cidr, nodad: true })),
+      ...saved.map((r) => routeAgain(ns, r, undefined, true)),
+    ];
+    if (undo.some((op) => op.op === "link.set"))
+      for (const f of await rollback(kernel, restore)) warn(`rollback: ${f}`);
     throw err;
   }
 }

@@ -14,7 +14,11 @@ function failure(f: () => unknown): CniError {
 
 describe("vrf's config", () => {
   test("vrfname and table are read; table 0 or absent means pick one", () => {
-    expect(parseVrfConfig({ ...base, vrfname: "vrf0", table: 7 })).toMatchObject({ vrfName: "vrf0", table: 7, prevResult: undefined });
+    expect(parseVrfConfig({ ...base, vrfname: "vrf0", table: 7 })).toMatchObject({
+      vrfName: "vrf0",
+      table: 7,
+      prevResult: undefined,
+    });
     expect(parseVrfConfig({ ...base, vrfname: "vrf0" }).table).toBe(0);
   });
 
@@ -26,8 +30,14 @@ describe("vrf's config", () => {
   });
 
   test("a table that is not a uint32 is Go's unmarshal error", () => {
-    expect(failure(() => parseVrfConfig({ ...base, vrfname: "v", table: -1 })).msg).toBe("failed to load netconf: json: cannot unmarshal number -1 into Go struct field VRFNetConf.table of type uint32");
-    expect(failure(() => parseVrfConfig({ ...base, vrfname: "v", table: "1" })).msg).toBe("failed to load netconf: json: cannot unmarshal string into Go struct field VRFNetConf.table of type uint32");
-    expect(failure(() => parseVrfConfig({ ...base, vrfname: 5 })).msg).toBe("failed to load netconf: json: cannot unmarshal number into Go struct field VRFNetConf.vrfname of type string");
+    expect(failure(() => parseVrfConfig({ ...base, vrfname: "v", table: -1 })).msg).toBe(
+      "failed to load netconf: json: cannot unmarshal number -1 into Go struct field VRFNetConf.table of type uint32",
+    );
+    expect(failure(() => parseVrfConfig({ ...base, vrfname: "v", table: "1" })).msg).toBe(
+      "failed to load netconf: json: cannot unmarshal string into Go struct field VRFNetConf.table of type uint32",
+    );
+    expect(failure(() => parseVrfConfig({ ...base, vrfname: 5 })).msg).toBe(
+      "failed to load netconf: json: cannot unmarshal number into Go struct field VRFNetConf.vrfname of type string",
+    );
   });
 });

@@ -18,7 +18,9 @@ export interface VrfConfig {
   prevResult: Result100 | undefined;
 }
 
-const uint32 = v.nullish(v.pipe(v.number("uint32"), v.integer("uint32"), v.minValue(0, "uint32"), v.maxValue(0xffffffff, "uint32")));
+const uint32 = v.nullish(
+  v.pipe(v.number("uint32"), v.integer("uint32"), v.minValue(0, "uint32"), v.maxValue(0xffffffff, "uint32")),
+);
 
 const Schema = v.looseObject({
   prevResult: v.nullish(goObject({}, "map[string]interface {}")),
@@ -33,5 +35,10 @@ export function parseVrfConfig(config: { cniVersion: string } & Record<string, u
   const vrfName = r.output.vrfname ?? "";
   // v1.1.1 (Debian) differs: code 999 (a plain error); SPEC §4.2 gives code 7 (invalid network config)
   if (vrfName === "") throw invalidConfig("configuration is expected to have a valid vrf name");
-  return { cniVersion: config.cniVersion, vrfName, table: r.output.table ?? 0, prevResult: parsePrevResult({ cniVersion: config.cniVersion, prevResult: r.output.prevResult }) };
+  return {
+    cniVersion: config.cniVersion,
+    vrfName,
+    table: r.output.table ?? 0,
+    prevResult: parsePrevResult({ cniVersion: config.cniVersion, prevResult: r.output.prevResult }),
+  };
 }

@@ -58,7 +58,8 @@ async function check(ports: VrfPorts, a: CmdArgs): Promise<void> {
   // v1.1.1 (Debian) differs: its CHECK never fails; upstream main returns these errors.
   if (vrf === undefined) throw new Error("Link not found");
   const slaves = (await ports.kernel.links(a.netns)).filter((l) => l.master === conf.vrfName);
-  if (!slaves.some((l) => l.name === a.ifName)) throw new Error(`failed to find ${a.ifName} associated to vrf ${conf.vrfName}`);
+  if (!slaves.some((l) => l.name === a.ifName))
+    throw new Error(`failed to find ${a.ifName} associated to vrf ${conf.vrfName}`);
 }
 
 /** The vrf handlers over the given ports. */
@@ -68,11 +69,19 @@ export function vrfHandlers(ports: VrfPorts): PluginHandlers {
 
 /** The vrf plugin: spec versions from 0.3.1 (the reference's `VersionsStartingFrom("0.3.1")`). */
 export function vrfDefinition(ports: VrfPorts): PluginDefinition {
-  return { name: "vrf", about: "CNI vrf plugin (tscni)", versions: versionsStartingFrom("0.3.1"), handlers: vrfHandlers(ports) };
+  return {
+    name: "vrf",
+    about: "CNI vrf plugin (tscni)",
+    versions: versionsStartingFrom("0.3.1"),
+    handlers: vrfHandlers(ports),
+  };
 }
 
 /** The binary's entry for `vrf`: the netlink driver (`ip` with TSCNI_KERNEL=iproute2). */
 export async function main(io: PluginIO): Promise<number> {
-  const kernel = io.env.TSCNI_KERNEL === "iproute2" ? (await import("@tscni/kernel/linux")).createLinuxKernel() : (await import("@tscni/kernel/netlink")).createNetlinkKernel();
+  const kernel =
+    io.env.TSCNI_KERNEL === "iproute2"
+      ? (await import("@tscni/kernel/linux")).createLinuxKernel()
+      : (await import("@tscni/kernel/netlink")).createNetlinkKernel();
   return pluginMain(vrfDefinition({ kernel, warn: (m) => io.stderr(`${m}\n`) }), io);
 }

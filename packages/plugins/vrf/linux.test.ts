@@ -29,7 +29,8 @@ const DRIVERS = [
 describe.skipIf(skip).each(DRIVERS)("vrf on a kernel without the vrf kind (%s driver)", (_, createKernel) => {
   let ctr: ThrowawayNetns | undefined;
   const ip = (...a: string[]): string => sh(["ip", "-n", ctr!.name, ...a]);
-  const state = (): string => ["link", "addr", "route", "-6 route", "rule"].map((w) => ip(...w.split(" ")).replace(/<[^>]*>/g, "")).join("\n");
+  const state = (): string =>
+    ["link", "addr", "route", "-6 route", "rule"].map((w) => ip(...w.split(" ")).replace(/<[^>]*>/g, "")).join("\n");
 
   beforeEach(() => {
     ctr = createThrowawayNetns("vrf");
@@ -43,14 +44,30 @@ describe.skipIf(skip).each(DRIVERS)("vrf on a kernel without the vrf kind (%s dr
 
   async function run(command: string, extra: Record<string, unknown> = {}) {
     let stdout = "";
-    const config = { cniVersion: "1.0.0", name: "vrf-net", type: "vrf", vrfname: "vrf0", prevResult: { cniVersion: "1.0.0", ips: [{ address: "198.18.0.5/24" }] }, ...extra };
+    const config = {
+      cniVersion: "1.0.0",
+      name: "vrf-net",
+      type: "vrf",
+      vrfname: "vrf0",
+      prevResult: { cniVersion: "1.0.0", ips: [{ address: "198.18.0.5/24" }] },
+      ...extra,
+    };
     const io: PluginIO = {
-      env: { CNI_COMMAND: command, CNI_CONTAINERID: "ctr1", CNI_NETNS: ctr!.path, CNI_IFNAME: "eth0", CNI_PATH: "/opt/cni/bin" },
+      env: {
+        CNI_COMMAND: command,
+        CNI_CONTAINERID: "ctr1",
+        CNI_NETNS: ctr!.path,
+        CNI_IFNAME: "eth0",
+        CNI_PATH: "/opt/cni/bin",
+      },
       readStdin: async () => new TextEncoder().encode(JSON.stringify(config)),
       stdout: (s) => void (stdout += s),
       stderr: () => {},
     };
-    return { code: await pluginMain(vrfDefinition({ kernel: createKernel(), warn: () => {} }), io), json: () => JSON.parse(stdout) as Record<string, unknown> };
+    return {
+      code: await pluginMain(vrfDefinition({ kernel: createKernel(), warn: () => {} }), io),
+      json: () => JSON.parse(stdout) as Record<string, unknown>,
+    };
   }
 
   for (const table of [undefined, 100]) {
@@ -58,7 +75,11 @@ describe.skipIf(skip).each(DRIVERS)("vrf on a kernel without the vrf kind (%s dr
       const before = state();
       const r = await run("ADD", table === undefined ? {} : { table });
       expect(r.code).toBe(1);
-      expect(r.json()).toEqual({ cniVersion: "1.0.0", code: 999, msg: "cmdAdd failed: could not add VRF vrf0: operation not supported" });
+      expect(r.json()).toEqual({
+        cniVersion: "1.0.0",
+        code: 999,
+        msg: "cmdAdd failed: could not add VRF vrf0: operation not supported",
+      });
       expect(state()).toBe(before);
     });
   }

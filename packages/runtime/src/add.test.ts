@@ -8,12 +8,24 @@ import type { Sandbox } from "./testing/sandbox.ts";
 
 let sb: Sandbox;
 let cni: CniRuntime;
-const rt = { containerID: "c1", netns: "/run/netns/c1", ifName: "eth0", args: [["IgnoreUnknown", "1"], ["K8S_POD_NAME", "web"]] as [string, string][] };
+const rt = {
+  containerID: "c1",
+  netns: "/run/netns/c1",
+  ifName: "eth0",
+  args: [
+    ["IgnoreUnknown", "1"],
+    ["K8S_POD_NAME", "web"],
+  ] as [string, string][],
+};
 
 beforeEach(() => {
   sb = makeSandbox();
   sb.install("a", "b", "c");
-  cni = new CniRuntime({ paths: ["/nonexistent", sb.binDir], cacheDir: sb.cacheDir, baseEnv: { FAKE_MARK: "inherited", CNI_IFNAME: "wrong" } });
+  cni = new CniRuntime({
+    paths: ["/nonexistent", sb.binDir],
+    cacheDir: sb.cacheDir,
+    baseEnv: { FAKE_MARK: "inherited", CNI_IFNAME: "wrong" },
+  });
 });
 afterEach(() => sb.cleanup());
 
@@ -39,8 +51,17 @@ describe("addNetworkList", () => {
   });
 
   test("sends each plugin its own object with the list's name and cniVersion injected over its own (RC-1)", async () => {
-    await cni.addNetworkList(sb.list("net1", "1.0.0", [{ type: "a", name: "mine", cniVersion: "0.3.1", mtu: 1400 }]), rt);
-    expect(sb.calls()[0]?.stdin).toEqual({ type: "a", name: "net1", cniVersion: "1.0.0", mtu: 1400, fake: { log: sb.log } });
+    await cni.addNetworkList(
+      sb.list("net1", "1.0.0", [{ type: "a", name: "mine", cniVersion: "0.3.1", mtu: 1400 }]),
+      rt,
+    );
+    expect(sb.calls()[0]?.stdin).toEqual({
+      type: "a",
+      name: "net1",
+      cniVersion: "1.0.0",
+      mtu: 1400,
+      fake: { log: sb.log },
+    });
   });
 
   test("gives the plugin the caller's env plus all six CNI variables (P-8, EX-4, CA-4)", async () => {
@@ -61,7 +82,10 @@ describe("addNetworkList", () => {
       { type: "a", capabilities: { portMappings: true, bandwidth: false } },
       { type: "b", runtimeConfig: { static: 1 } },
     ]);
-    await cni.addNetworkList(list, { ...rt, capabilityArgs: { portMappings: [{ hostPort: 80 }], bandwidth: { ingressRate: 1 }, mac: "x" } });
+    await cni.addNetworkList(list, {
+      ...rt,
+      capabilityArgs: { portMappings: [{ hostPort: 80 }], bandwidth: { ingressRate: 1 }, mac: "x" },
+    });
     const [a, b] = sb.calls().map((c) => c.stdin as Record<string, unknown>);
     expect(a?.runtimeConfig).toEqual({ portMappings: [{ hostPort: 80 }] });
     expect(a?.capabilities).toEqual({ portMappings: true, bandwidth: false });
@@ -76,15 +100,32 @@ describe("addNetworkList", () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const text = readFileSync(file, "utf8");
     const record = JSON.parse(text) as Record<string, unknown>;
-    expect(Object.keys(record)).toEqual(["kind", "containerId", "config", "ifName", "networkName", "netns", "cniArgs", "capabilityArgs", "result"]);
+    expect(Object.keys(record)).toEqual([
+      "kind",
+      "containerId",
+      "config",
+      "ifName",
+      "networkName",
+      "netns",
+      "cniArgs",
+      "capabilityArgs",
+      "result",
+    ]);
     expect(record.kind).toBe("cniCacheV1");
     expect(Buffer.from(String(record.config), "base64").toString()).toBe(new TextDecoder().decode(list.bytes));
-    expect(record.cniArgs).toEqual([["IgnoreUnknown", "1"], ["K8S_POD_NAME", "web"]]);
+    expect(record.cniArgs).toEqual([
+      ["IgnoreUnknown", "1"],
+      ["K8S_POD_NAME", "web"],
+    ]);
     expect(record.result).toEqual({ cniVersion: "1.1.0", interfaces: [{ name: "a" }, { name: "b" }] });
   });
 
   test("stops at the first failure, wraps it with the plugin type and keeps its code, and caches nothing (E-8, CACHE-4)", async () => {
-    const list = sb.list("net1", "1.1.0", ["a", { type: "b", answer: { ADD: { stdout: '{"code":7,"msg":"bad range","details":"x"}', exit: 1 } } }, "c"]);
+    const list = sb.list("net1", "1.1.0", [
+      "a",
+      { type: "b", answer: { ADD: { stdout: '{"code":7,"msg":"bad range","details":"x"}', exit: 1 } } },
+      "c",
+    ]);
     const err = await failure(cni.addNetworkList(list, rt));
     expect([err.code, err.msg, err.details]).toEqual([7, 'plugin type="b" failed (add): bad range', "x"]);
     expect(sb.calls().map((c) => c.tag)).toEqual(["a", "b"]);
@@ -93,21 +134,30 @@ describe("addNetworkList", () => {
 
   test("fails at a missing plugin after the earlier plugins ran (FP-5, FP-6)", async () => {
     const err = await failure(cni.addNetworkList(sb.list("net1", "1.1.0", ["a", "missing"]), rt));
-    expect(err.msg).toBe(`plugin type="missing" failed (add): failed to find plugin "missing" in path [/nonexistent ${sb.binDir}]`);
+    expect(err.msg).toBe(
+      `plugin type="missing" failed (add): failed to find plugin "missing" in path [/nonexistent ${sb.binDir}]`,
+    );
     expect(sb.calls().map((c) => c.tag)).toEqual(["a"]);
   });
 
   test("validates the container ID, network name and ifname before running a plugin (VAL-4)", async () => {
     const err = await failure(cni.addNetworkList(sb.list("net1", "1.1.0", ["a"]), { ...rt, ifName: "eth0:1" }));
-    expect([err.code, err.msg]).toEqual([4, 'plugin type="a" failed (add): interface name contains / or : or whitespace characters']);
-    expect((await failure(cni.addNetworkList(sb.list("net1", "1.1.0", ["a"]), { ...rt, containerID: "" }))).code).toBe(3);
+    expect([err.code, err.msg]).toEqual([
+      4,
+      'plugin type="a" failed (add): interface name contains / or : or whitespace characters',
+    ]);
+    expect((await failure(cni.addNetworkList(sb.list("net1", "1.1.0", ["a"]), { ...rt, containerID: "" }))).code).toBe(
+      3,
+    );
     expect((await failure(cni.addNetworkList(sb.list("bad name", "1.1.0", ["a"]), rt))).code).toBe(7);
     expect(sb.calls()).toEqual([]);
   });
 
   test("kills a plugin that outlives the timeout and fails with code 11 (EX-2)", async () => {
     const quick = new CniRuntime({ paths: [sb.binDir], cacheDir: sb.cacheDir, timeoutMs: 300 });
-    const err = await failure(quick.addNetworkList(sb.list("net1", "1.1.0", [{ type: "a", answer: { ADD: { sleepMs: 10_000 } } }]), rt));
+    const err = await failure(
+      quick.addNetworkList(sb.list("net1", "1.1.0", [{ type: "a", answer: { ADD: { sleepMs: 10_000 } } }]), rt),
+    );
     expect(err.code).toBe(11);
     expect(err.msg).toStartWith('plugin type="a" failed (add): netplugin ');
     expect(err.msg).toContain("timed out after 300ms");
@@ -118,20 +168,30 @@ describe("addNetworkList decodes plugin output as libcni does (E-5, RP-2)", () =
   const cases: [string, { stdout?: string; stderr?: string; exit?: number }, number, string][] = [
     ["an error object without cniVersion", { stdout: '{"code":11,"msg":"busy"}', exit: 1 }, 11, "busy"],
     ["an error object with cniVersion", { stdout: '{"cniVersion":"1.1.0","code":5,"msg":"io"}', exit: 2 }, 5, "io"],
-    ["stdout that is not JSON", { stdout: "panic!", exit: 1 }, 0, `netplugin failed but error parsing its diagnostic message "panic!": invalid character 'p' looking for beginning of value`],
+    [
+      "stdout that is not JSON",
+      { stdout: "panic!", exit: 1 },
+      0,
+      `netplugin failed but error parsing its diagnostic message "panic!": invalid character 'p' looking for beginning of value`,
+    ],
     ["only stderr", { stderr: "no netns", exit: 1 }, 0, 'netplugin failed: "no netns": exit status 1'],
     ["nothing at all", { exit: 4 }, 0, "netplugin failed with no error message: exit status 4"],
     ["an empty stdout on success", { exit: 0 }, 6, "failed to unmarshal raw result: unexpected end of JSON input"],
   ];
   for (const [what, answer, code, msg] of cases) {
     test(`a plugin that leaves ${what}`, async () => {
-      const err = await failure(cni.addNetworkList(sb.list("net1", "1.1.0", [{ type: "a", answer: { ADD: answer } }]), rt));
+      const err = await failure(
+        cni.addNetworkList(sb.list("net1", "1.1.0", [{ type: "a", answer: { ADD: answer } }]), rt),
+      );
       expect([err.code, err.msg]).toEqual([code, `plugin type="a" failed (add): ${msg}`]);
     });
   }
 
   test("a literal null result is an empty result in the config's version", async () => {
-    const result = await cni.addNetworkList(sb.list("net1", "1.0.0", [{ type: "a", answer: { ADD: { stdout: "null" } } }]), rt);
+    const result = await cni.addNetworkList(
+      sb.list("net1", "1.0.0", [{ type: "a", answer: { ADD: { stdout: "null" } } }]),
+      rt,
+    );
     expect(result.cniVersion).toBe("1.0.0");
   });
 

@@ -16,7 +16,8 @@ import { validateContainerID, validateInterfaceName, validateNetworkName } from 
 /** Runs ADD on every plugin of `list` and caches the final result. */
 export async function addNetworkList(ctx: RuntimeContext, list: NetworkConfigList, rt: RuntimeConf): Promise<Result> {
   // libcni would cache a null result for a list without plugins; we refuse it instead.
-  if (list.plugins.length === 0) throw new CniError(ErrorCode.InvalidNetworkConfig, `network ${JSON.stringify(list.name)} has no plugins`);
+  if (list.plugins.length === 0)
+    throw new CniError(ErrorCode.InvalidNetworkConfig, `network ${JSON.stringify(list.name)} has no plugins`);
   let result: Result | undefined;
   for (const plugin of list.plugins) {
     try {
@@ -37,7 +38,11 @@ export async function addNetworkList(ctx: RuntimeContext, list: NetworkConfigLis
     await ctx.cache.write(cacheFileName(list.name, rt), encodeCacheRecord(list.name, list.bytes, rt, final));
   } catch (err) {
     const inner = CniError.from(err);
-    throw new CniError(inner.code === ErrorCode.Internal ? ErrorCode.IOFailure : inner.code, `failed to set network ${JSON.stringify(list.name)} cached result: ${inner.msg}`, inner.details);
+    throw new CniError(
+      inner.code === ErrorCode.Internal ? ErrorCode.IOFailure : inner.code,
+      `failed to set network ${JSON.stringify(list.name)} cached result: ${inner.msg}`,
+      inner.details,
+    );
   }
   return final;
 }

@@ -71,7 +71,9 @@ const str = (v: unknown): string => (typeof v === "string" ? v : "");
 
 function pairs(v: unknown): [string, string][] | undefined {
   if (!Array.isArray(v)) return undefined;
-  return v.filter((p): p is [string, string] => Array.isArray(p) && p.length === 2 && p.every((x) => typeof x === "string"));
+  return v.filter(
+    (p): p is [string, string] => Array.isArray(p) && p.length === 2 && p.every((x) => typeof x === "string"),
+  );
 }
 
 function objectOrUndefined(v: unknown): Record<string, unknown> | undefined {
@@ -99,21 +101,35 @@ export function decodeCachedResult(text: string, cniVersion: string): Result {
     return convertResult(result, cniVersion);
   } catch (err) {
     const inner = CniError.from(err);
-    throw new CniError(inner.code, `failed to convert cached result to config version ${JSON.stringify(cniVersion)}: ${inner.msg}`, inner.details);
+    throw new CniError(
+      inner.code,
+      `failed to convert cached result to config version ${JSON.stringify(cniVersion)}: ${inner.msg}`,
+      inner.details,
+    );
   }
 }
 
 /** The cached config bytes and the runtime arguments replayed from the record (CACHE-6). */
-export function decodeCachedConfig(text: string, networkName: string, rt: RuntimeConf): { config: Uint8Array; rt: RuntimeConf } {
+export function decodeCachedConfig(
+  text: string,
+  networkName: string,
+  rt: RuntimeConf,
+): { config: Uint8Array; rt: RuntimeConf } {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new CniError(ErrorCode.DecodingFailure, `failed to unmarshal cached network ${JSON.stringify(networkName)} config: ${(err as Error).message}`);
+    throw new CniError(
+      ErrorCode.DecodingFailure,
+      `failed to unmarshal cached network ${JSON.stringify(networkName)} config: ${(err as Error).message}`,
+    );
   }
   const record = objectOrUndefined(value) as CacheRecord | undefined;
   if (record?.kind !== CACHE_KIND) {
-    throw new CniError(ErrorCode.DecodingFailure, `read cached network ${JSON.stringify(networkName)} config has wrong kind: ${str(record?.kind)}`);
+    throw new CniError(
+      ErrorCode.DecodingFailure,
+      `read cached network ${JSON.stringify(networkName)} config has wrong kind: ${str(record?.kind)}`,
+    );
   }
   const args = pairs(record.cniArgs);
   return {

@@ -49,7 +49,10 @@ describe("checkNetworkList", () => {
   });
 
   test("returns the plugin's error unwrapped so its code can be read (E-8)", async () => {
-    const list = sb.list("net1", "1.1.0", ["a", { type: "b", answer: { CHECK: { stdout: '{"code":51,"msg":"degraded"}', exit: 1 } } }]);
+    const list = sb.list("net1", "1.1.0", [
+      "a",
+      { type: "b", answer: { CHECK: { stdout: '{"code":51,"msg":"degraded"}', exit: 1 } } },
+    ]);
     const err = await failure(cni.checkNetworkList(list, rt));
     expect([err.code, err.msg]).toEqual([51, "degraded"]);
   });

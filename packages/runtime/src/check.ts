@@ -15,7 +15,10 @@ import type { RuntimeConf } from "./runtime-conf.ts";
 export async function checkNetworkList(ctx: RuntimeContext, list: NetworkConfigList, rt: RuntimeConf): Promise<void> {
   // The version gate comes first, even when disableCheck is set (AL-2 step 1).
   if (compareVersions(list.cniVersion, "0.4.0") < 0) {
-    throw new CniError(ErrorCode.IncompatibleCNIVersion, `configuration version ${JSON.stringify(list.cniVersion)} does not support the CHECK command`);
+    throw new CniError(
+      ErrorCode.IncompatibleCNIVersion,
+      `configuration version ${JSON.stringify(list.cniVersion)} does not support the CHECK command`,
+    );
   }
   if (list.disableCheck) return;
   let prevResult: Result | undefined;
@@ -23,7 +26,11 @@ export async function checkNetworkList(ctx: RuntimeContext, list: NetworkConfigL
     prevResult = await cachedResult(ctx, list, rt);
   } catch (err) {
     const inner = CniError.from(err);
-    throw new CniError(inner.code, `failed to get network ${JSON.stringify(list.name)} cached result: ${inner.msg}`, inner.details);
+    throw new CniError(
+      inner.code,
+      `failed to get network ${JSON.stringify(list.name)} cached result: ${inner.msg}`,
+      inner.details,
+    );
   }
   for (const plugin of list.plugins) {
     const path = await ctx.exec.findInPath(plugin.network.type, ctx.paths);

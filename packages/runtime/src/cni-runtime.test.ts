@@ -6,7 +6,13 @@ import type { Sandbox } from "./testing/sandbox.ts";
 
 let sb: Sandbox;
 let cni: CniRuntime;
-const rt = (containerID: string, ifName = "eth0") => ({ containerID, netns: `/run/netns/${containerID}`, ifName, args: [["A", "1"]] as [string, string][], capabilityArgs: { mac: "m" } });
+const rt = (containerID: string, ifName = "eth0") => ({
+  containerID,
+  netns: `/run/netns/${containerID}`,
+  ifName,
+  args: [["A", "1"]] as [string, string][],
+  capabilityArgs: { mac: "m" },
+});
 
 beforeEach(() => {
   sb = makeSandbox();
@@ -21,10 +27,19 @@ describe("CniRuntime cache queries", () => {
     await cni.addNetworkList(list, rt("c1"));
     await cni.addNetworkList(list, rt("c1", "eth1"));
     await cni.addNetworkList(list, rt("c2"));
-    expect((await cni.getCachedAttachments()).map((a) => `${a.containerID}/${a.ifName}`)).toEqual(["c1/eth0", "c1/eth1", "c2/eth0"]);
+    expect((await cni.getCachedAttachments()).map((a) => `${a.containerID}/${a.ifName}`)).toEqual([
+      "c1/eth0",
+      "c1/eth1",
+      "c2/eth0",
+    ]);
     const mine = await cni.getCachedAttachments("c2");
     expect(mine).toHaveLength(1);
-    expect(mine[0]).toMatchObject({ network: "net1", netns: "/run/netns/c2", cniArgs: [["A", "1"]], capabilityArgs: { mac: "m" } });
+    expect(mine[0]).toMatchObject({
+      network: "net1",
+      netns: "/run/netns/c2",
+      cniArgs: [["A", "1"]],
+      capabilityArgs: { mac: "m" },
+    });
     expect(new TextDecoder().decode(mine[0]?.config)).toBe(new TextDecoder().decode(list.bytes));
   });
 
@@ -35,13 +50,22 @@ describe("CniRuntime cache queries", () => {
     const result = await cni.addNetworkList(list, rt("c1"));
     expect(await cni.getNetworkListCachedResult(list, rt("c1"))).toEqual(result);
     const cached = await cni.getNetworkListCachedConfig(list, { containerID: "c1", netns: "", ifName: "eth0" });
-    expect(cached?.rt).toEqual({ containerID: "c1", netns: "", ifName: "eth0", args: [["A", "1"]], capabilityArgs: { mac: "m" } });
+    expect(cached?.rt).toEqual({
+      containerID: "c1",
+      netns: "",
+      ifName: "eth0",
+      args: [["A", "1"]],
+      capabilityArgs: { mac: "m" },
+    });
   });
 });
 
 describe("CniRuntime validation", () => {
   test("probes every plugin with VERSION and returns the enabled capabilities (VN-5)", async () => {
-    const list = sb.list("net1", "1.0.0", [{ type: "a", capabilities: { portMappings: true, mac: false } }, { type: "a", capabilities: { bandwidth: true } }]);
+    const list = sb.list("net1", "1.0.0", [
+      { type: "a", capabilities: { portMappings: true, mac: false } },
+      { type: "a", capabilities: { bandwidth: true } },
+    ]);
     expect(await cni.validateNetworkList(list)).toEqual(["bandwidth", "portMappings"]);
     expect(sb.calls()).toEqual([]); // VERSION stdin carries no log path; nothing else ran
   });
@@ -55,7 +79,9 @@ describe("CniRuntime validation", () => {
     } catch (e) {
       err = e as CniError;
     }
-    expect(err?.msg).toBe(`[plugin old does not support config version "1.0.0" failed to find plugin "missing" in path [${sb.binDir}]]`);
+    expect(err?.msg).toBe(
+      `[plugin old does not support config version "1.0.0" failed to find plugin "missing" in path [${sb.binDir}]]`,
+    );
   });
 
   test("reports a plugin's supported versions (VER-2)", async () => {

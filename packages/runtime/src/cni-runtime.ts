@@ -110,7 +110,10 @@ export class CniRuntime {
   }
 
   /** The cached config bytes and runtime arguments of an attachment, or undefined (CACHE-6). */
-  async getNetworkListCachedConfig(list: NetworkConfigList, rt: RuntimeConf): Promise<{ config: Uint8Array; rt: RuntimeConf } | undefined> {
+  async getNetworkListCachedConfig(
+    list: NetworkConfigList,
+    rt: RuntimeConf,
+  ): Promise<{ config: Uint8Array; rt: RuntimeConf } | undefined> {
     const text = await this.#ctx.cache.read(cacheFileName(list.name, rt));
     return text === undefined ? undefined : decodeCachedConfig(text, list.name, rt);
   }

@@ -39,9 +39,12 @@ export function cniArgs(ctx: RuntimeContext, command: string, rt: RuntimeConf | 
  * The cached ADD result of an attachment converted to the list's version (CACHE-5);
  * undefined when there is no readable file. Throws when the file does not decode.
  */
-export async function cachedResult(ctx: RuntimeContext, list: Pick<NetworkConfigList, "name" | "cniVersion">, rt: RuntimeConf): Promise<Result | undefined> {
+export async function cachedResult(
+  ctx: RuntimeContext,
+  list: Pick<NetworkConfigList, "name" | "cniVersion">,
+  rt: RuntimeConf,
+): Promise<Result | undefined> {
   const text = await ctx.cache.read(cacheFileName(list.name, rt));
   if (text === undefined) return undefined;
   return decodeCachedResult(text, list.cniVersion);
 }
-

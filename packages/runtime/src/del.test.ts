@@ -54,7 +54,10 @@ describe("delNetworkList", () => {
   test("keeps the cache when a plugin fails, wrapping the error as a delete (CACHE-7, E-8)", async () => {
     const ok = sb.list("net1", "1.1.0", ["a", "b"]);
     await cni.addNetworkList(ok, rt);
-    const failing = sb.list("net1", "1.1.0", ["a", { type: "b", answer: { DEL: { stdout: '{"code":999,"msg":"stuck"}', exit: 1 } } }]);
+    const failing = sb.list("net1", "1.1.0", [
+      "a",
+      { type: "b", answer: { DEL: { stdout: '{"code":999,"msg":"stuck"}', exit: 1 } } },
+    ]);
     let err: CniError | undefined;
     try {
       await cni.delNetworkList(failing, rt);
@@ -65,7 +68,10 @@ describe("delNetworkList", () => {
     expect(existsSync(cacheFile())).toBe(true);
   });
 
-  for (const [what, text] of [["an empty", ""], ["a garbage", "{not json"]] as const) {
+  for (const [what, text] of [
+    ["an empty", ""],
+    ["a garbage", "{not json"],
+  ] as const) {
     test(`removes ${what} cache file and goes on without prevResult (CACHE-7, cni #1055)`, async () => {
       writeCache(text);
       await cni.delNetworkList(sb.list("net1", "1.1.0", ["a", "b"]), rt);
@@ -76,8 +82,19 @@ describe("delNetworkList", () => {
   }
 
   test("reads a legacy bare-result cache file and converts it to the list's version (CACHE-5)", async () => {
-    writeCache(JSON.stringify({ cniVersion: "0.4.0", interfaces: [{ name: "eth0" }], ips: [{ version: "4", address: "198.18.0.5/24", interface: 0 }], dns: {} }));
+    writeCache(
+      JSON.stringify({
+        cniVersion: "0.4.0",
+        interfaces: [{ name: "eth0" }],
+        ips: [{ version: "4", address: "198.18.0.5/24", interface: 0 }],
+        dns: {},
+      }),
+    );
     await cni.delNetworkList(sb.list("net1", "1.0.0", ["a"]), rt);
-    expect(prevOf(0)).toEqual({ cniVersion: "1.0.0", interfaces: [{ name: "eth0" }], ips: [{ address: "198.18.0.5/24", interface: 0 }] });
+    expect(prevOf(0)).toEqual({
+      cniVersion: "1.0.0",
+      interfaces: [{ name: "eth0" }],
+      ips: [{ address: "198.18.0.5/24", interface: 0 }],
+    });
   });
 });

@@ -6,7 +6,13 @@ import type { Sandbox } from "./testing/sandbox.ts";
 
 let sb: Sandbox;
 let cni: CniRuntime;
-const att = (containerID: string, ifName = "eth0") => ({ containerID, netns: `/run/netns/${containerID}`, ifName, args: [["K", containerID]] as [string, string][], capabilityArgs: { mac: containerID } });
+const att = (containerID: string, ifName = "eth0") => ({
+  containerID,
+  netns: `/run/netns/${containerID}`,
+  ifName,
+  args: [["K", containerID]] as [string, string][],
+  capabilityArgs: { mac: containerID },
+});
 
 beforeEach(() => {
   sb = makeSandbox();
@@ -26,9 +32,16 @@ describe("gcNetworkList", () => {
     const calls = sb.calls();
     expect(calls.map((c) => `${c.command} ${c.env.CNI_CONTAINERID}`)).toEqual(["DEL stale", "GC "]);
     const del = calls[0];
-    expect([del?.env.CNI_NETNS, del?.env.CNI_ARGS, del?.env.CNI_IFNAME]).toEqual(["/run/netns/stale", "K=stale", "eth0"]);
+    expect([del?.env.CNI_NETNS, del?.env.CNI_ARGS, del?.env.CNI_IFNAME]).toEqual([
+      "/run/netns/stale",
+      "K=stale",
+      "eth0",
+    ]);
     expect((del?.stdin as Record<string, unknown>).runtimeConfig).toEqual({ mac: "stale" });
-    expect((await cni.getCachedAttachments()).map((a) => `${a.network}/${a.containerID}`)).toEqual(["net1/keep", "net2/elsewhere"]);
+    expect((await cni.getCachedAttachments()).map((a) => `${a.network}/${a.containerID}`)).toEqual([
+      "net1/keep",
+      "net2/elsewhere",
+    ]);
   });
 
   test("sends GC to every plugin in order with both attachment keys and empty attachment variables (GC-6, GC-9, EX-5)", async () => {
@@ -39,7 +52,12 @@ describe("gcNetworkList", () => {
     const stdin = calls[0]?.stdin as Record<string, unknown>;
     expect(stdin["cni.dev/valid-attachments"]).toEqual([{ containerID: "x", ifname: "eth1" }]);
     expect(stdin["cni.dev/attachments"]).toEqual([{ containerID: "x", ifname: "eth1" }]);
-    expect([calls[0]?.env.CNI_CONTAINERID, calls[0]?.env.CNI_NETNS, calls[0]?.env.CNI_IFNAME, calls[0]?.env.CNI_ARGS]).toEqual(["", "", "", ""]);
+    expect([
+      calls[0]?.env.CNI_CONTAINERID,
+      calls[0]?.env.CNI_NETNS,
+      calls[0]?.env.CNI_IFNAME,
+      calls[0]?.env.CNI_ARGS,
+    ]).toEqual(["", "", "", ""]);
   });
 
   test("treats every cached attachment as stale when given no arguments, as cnitool does (CT-4)", async () => {
@@ -73,7 +91,13 @@ describe("gcNetworkList", () => {
     const add = sb.list("net1", "1.1.0", ["a", "b"]);
     await cni.addNetworkList(add, att("c1"));
     const failing = sb.list("net1", "1.1.0", [
-      { type: "a", answer: { DEL: { stdout: '{"code":5,"msg":"del broke"}', exit: 1 }, GC: { stdout: '{"code":5,"msg":"gc broke"}', exit: 1 } } },
+      {
+        type: "a",
+        answer: {
+          DEL: { stdout: '{"code":5,"msg":"del broke"}', exit: 1 },
+          GC: { stdout: '{"code":5,"msg":"gc broke"}', exit: 1 },
+        },
+      },
       "b",
     ]);
     sb.reset();
@@ -84,7 +108,9 @@ describe("gcNetworkList", () => {
       err = e as CniError;
     }
     expect(sb.calls().map((c) => `${c.command} ${c.tag}`)).toEqual(["DEL b", "DEL a", "GC a", "GC b"]);
-    expect(err?.msg).toBe('failed to delete stale attachment c1 eth0: plugin type="a" failed (delete): del broke\nfailed to GC plugin a: gc broke');
+    expect(err?.msg).toBe(
+      'failed to delete stale attachment c1 eth0: plugin type="a" failed (delete): del broke\nfailed to GC plugin a: gc broke',
+    );
     expect(err?.code).toBe(5);
   });
 });

@@ -25,7 +25,11 @@ async function listOrNothing(ctx: RuntimeContext): Promise<NetworkAttachment[] |
 }
 
 /** Collects stale attachments and plugin resources of `list`; `args` undefined means nothing is valid. */
-export async function gcNetworkList(ctx: RuntimeContext, list: NetworkConfigList, args: GCArgs | undefined): Promise<void> {
+export async function gcNetworkList(
+  ctx: RuntimeContext,
+  list: NetworkConfigList,
+  args: GCArgs | undefined,
+): Promise<void> {
   if (list.disableGC) return;
   // A cache that cannot be listed makes GC a silent no-op, as in libcni (§7.7 step 2).
   const attachments = await listOrNothing(ctx);

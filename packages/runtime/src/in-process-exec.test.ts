@@ -24,12 +24,20 @@ class RecordingExec implements Exec {
   }
 }
 
-const request = (env: Record<string, string> = {}, timeoutMs = 0): ExecRequest => ({ env, stdin: new TextEncoder().encode('{"x":1}'), timeoutMs });
+const request = (env: Record<string, string> = {}, timeoutMs = 0): ExecRequest => ({
+  env,
+  stdin: new TextEncoder().encode('{"x":1}'),
+  timeoutMs,
+});
 const text = (b: Uint8Array): string => new TextDecoder().decode(b);
 
 function make(run: (name: string, io: InProcessIO) => Promise<number>, stderr: Uint8Array[] = []) {
   const fallback = new RecordingExec();
-  const exec = new InProcessExec(fallback, { selfPath: self, names: new Set(["bridge", "other-name-not"]), run }, { stderr: (b) => void stderr.push(b) });
+  const exec = new InProcessExec(
+    fallback,
+    { selfPath: self, names: new Set(["bridge", "other-name-not"]), run },
+    { stderr: (b) => void stderr.push(b) },
+  );
   return { exec, fallback };
 }
 
@@ -96,6 +104,10 @@ test("concurrent calls each see only their own environment and output", async ()
     io.stdout(io.env.ID ?? "");
     return 0;
   });
-  const outs = await Promise.all(["a", "b", "c"].map((id, i) => exec.execPlugin(join(dir, "bridge"), request({ ID: id, WAIT: String(30 - i * 10) }))));
+  const outs = await Promise.all(
+    ["a", "b", "c"].map((id, i) =>
+      exec.execPlugin(join(dir, "bridge"), request({ ID: id, WAIT: String(30 - i * 10) })),
+    ),
+  );
   expect(outs.map((o) => text(o.stdout))).toEqual(["a", "b", "c"]);
 });

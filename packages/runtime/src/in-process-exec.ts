@@ -116,10 +116,14 @@ export class InProcessExec implements Exec {
     let timer: ReturnType<typeof setTimeout> | undefined;
     // A call in process cannot be killed: on timeout the caller gets what a killed child
     // gives (EX-2) and the call finishes in the background, its output dropped.
-    const timeout = limit > 0 ? new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), limit))) : undefined;
+    const timeout =
+      limit > 0
+        ? new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), limit)))
+        : undefined;
     try {
       const code = await (timeout === undefined ? call : Promise.race([call, timeout]));
-      if (code === "timeout") return { stdout: joined(out), stderr: joined(err), failure: "signal: killed", timedOut: true };
+      if (code === "timeout")
+        return { stdout: joined(out), stderr: joined(err), failure: "signal: killed", timedOut: true };
       const stdout = joined(out);
       const stderr = joined(err);
       if (code !== 0) return { stdout, stderr, failure: `exit status ${code}` };

@@ -2,22 +2,46 @@ import { describe, expect, test } from "bun:test";
 import { parseConfList } from "@tscni/config";
 import { CniError } from "@tscni/spec";
 import type { Result } from "@tscni/spec";
-import { buildGCRequest, buildRequest, buildStatusRequest, injectConf, pluginDescription, wrapPluginError } from "./request.ts";
+import {
+  buildGCRequest,
+  buildRequest,
+  buildStatusRequest,
+  injectConf,
+  pluginDescription,
+  wrapPluginError,
+} from "./request.ts";
 
 const list = parseConfList(
   JSON.stringify({
     cniVersion: "1.1.0",
     name: "net1",
     plugins: [
-      { type: "bridge", name: "own-name", cniVersion: "0.3.1", capabilities: { portMappings: true, ips: false }, "cni.dev/custom": 1, z: { b: 1, a: "<&>" } },
+      {
+        type: "bridge",
+        name: "own-name",
+        cniVersion: "0.3.1",
+        capabilities: { portMappings: true, ips: false },
+        "cni.dev/custom": 1,
+        z: { b: 1, a: "<&>" },
+      },
       { type: "portmap", runtimeConfig: { static: true } },
       { type: "tuning", capabilities: { mac: true }, runtimeConfig: { static: true } },
     ],
   }),
 );
-const [bridge, portmap, tuning] = list.plugins as [typeof list.plugins[0], typeof list.plugins[0], typeof list.plugins[0]];
-const rt = { containerID: "c1", netns: "/run/netns/c1", ifName: "eth0", capabilityArgs: { portMappings: [{ hostPort: 8080 }], ips: ["198.18.0.9/24"], mac: "c2:11:22:33:44:55" } };
-const parse = (bytes: Uint8Array): Record<string, unknown> => JSON.parse(new TextDecoder().decode(bytes)) as Record<string, unknown>;
+const [bridge, portmap, tuning] = list.plugins as [
+  (typeof list.plugins)[0],
+  (typeof list.plugins)[0],
+  (typeof list.plugins)[0],
+];
+const rt = {
+  containerID: "c1",
+  netns: "/run/netns/c1",
+  ifName: "eth0",
+  capabilityArgs: { portMappings: [{ hostPort: 8080 }], ips: ["198.18.0.9/24"], mac: "c2:11:22:33:44:55" },
+};
+const parse = (bytes: Uint8Array): Record<string, unknown> =>
+  JSON.parse(new TextDecoder().decode(bytes)) as Record<string, unknown>;
 const prev: Result = { cniVersion: "1.1.0", interfaces: [{ name: "eth0" }] };
 
 describe("buildRequest", () => {
@@ -56,7 +80,9 @@ describe("buildRequest", () => {
     const text = new TextDecoder().decode(buildRequest("net1", "1.1.0", portmap, undefined, rt).bytes);
     expect(text).toBe('{"cniVersion":"1.1.0","name":"net1","runtimeConfig":{"static":true},"type":"portmap"}');
     expect(new TextDecoder().decode(bridge.bytes)).toContain("<&>");
-    expect(new TextDecoder().decode(buildRequest("n", "1.1.0", bridge, undefined, rt).bytes)).toContain('"z":{"a":"\\u003c\\u0026\\u003e","b":1}');
+    expect(new TextDecoder().decode(buildRequest("n", "1.1.0", bridge, undefined, rt).bytes)).toContain(
+      '"z":{"a":"\\u003c\\u0026\\u003e","b":1}',
+    );
   });
 });
 
@@ -69,7 +95,9 @@ describe("injectConf", () => {
 
 describe("GC and STATUS requests", () => {
   test("GC gets name, cniVersion and the valid attachments under both keys, nothing else (RC-3, RC-7, GC-9)", () => {
-    const req = parse(buildGCRequest("net1", "1.1.0", tuning, { validAttachments: [{ containerID: "c1", ifname: "eth0" }] }).bytes);
+    const req = parse(
+      buildGCRequest("net1", "1.1.0", tuning, { validAttachments: [{ containerID: "c1", ifname: "eth0" }] }).bytes,
+    );
     expect(req["cni.dev/valid-attachments"]).toEqual([{ containerID: "c1", ifname: "eth0" }]);
     expect(req["cni.dev/attachments"]).toEqual([{ containerID: "c1", ifname: "eth0" }]);
     expect(req.runtimeConfig).toEqual({ static: true }); // the file's own, untouched

@@ -18,7 +18,8 @@ export function injectConf(plugin: NetworkConfig, inject: Readonly<Record<string
   const config = JSON.parse(decoder.decode(plugin.bytes)) as Record<string, unknown>;
   for (const [key, value] of Object.entries(inject)) {
     if (key === "") throw new CniError(ErrorCode.InvalidNetworkConfig, "keys cannot be empty");
-    if (value === null || value === undefined) throw new CniError(ErrorCode.InvalidNetworkConfig, `key '${key}' value must not be nil`);
+    if (value === null || value === undefined)
+      throw new CniError(ErrorCode.InvalidNetworkConfig, `key '${key}' value must not be nil`);
     config[key] = value;
   }
   const bytes = goMarshalBytes(config);
@@ -29,7 +30,10 @@ export function injectConf(plugin: NetworkConfig, inject: Readonly<Record<string
  * The capability arguments a plugin declared and enabled (CAP-1, CAP-2); undeclared or
  * `false` capabilities are not passed.
  */
-export function runtimeConfigFor(plugin: PluginConf, capabilityArgs: Readonly<Record<string, unknown>> | undefined): Record<string, unknown> {
+export function runtimeConfigFor(
+  plugin: PluginConf,
+  capabilityArgs: Readonly<Record<string, unknown>> | undefined,
+): Record<string, unknown> {
   const rc: Record<string, unknown> = {};
   for (const [capability, enabled] of Object.entries(plugin.capabilities ?? {})) {
     if (enabled !== true || capabilityArgs === undefined) continue;
@@ -43,7 +47,13 @@ export function runtimeConfigFor(plugin: PluginConf, capabilityArgs: Readonly<Re
  * `prevResult` when given, and `runtimeConfig` replaced only when a capability matched, so a
  * static `runtimeConfig` in the file stays when nothing is injected.
  */
-export function buildRequest(listName: string, cniVersion: string, plugin: NetworkConfig, prevResult: Result | undefined, rt: RuntimeConf): NetworkConfig {
+export function buildRequest(
+  listName: string,
+  cniVersion: string,
+  plugin: NetworkConfig,
+  prevResult: Result | undefined,
+  rt: RuntimeConf,
+): NetworkConfig {
   const inject: Record<string, unknown> = { name: listName, cniVersion };
   // The result as Go marshals its typed struct: the fields its version writes (R-3).
   if (prevResult !== undefined) inject.prevResult = resultToWire(prevResult);
@@ -57,7 +67,12 @@ export function buildRequest(listName: string, cniVersion: string, plugin: Netwo
  * valid attachments under both `cni.dev/valid-attachments` and the misspelt
  * `cni.dev/attachments` of the v1.1.0 spec text.
  */
-export function buildGCRequest(listName: string, cniVersion: string, plugin: NetworkConfig, args: GCArgs | undefined): NetworkConfig {
+export function buildGCRequest(
+  listName: string,
+  cniVersion: string,
+  plugin: NetworkConfig,
+  args: GCArgs | undefined,
+): NetworkConfig {
   const inject: Record<string, unknown> = { name: listName, cniVersion };
   if (args !== undefined) {
     const valid = args.validAttachments.map((a) => ({ containerID: a.containerID, ifname: a.ifname }));
@@ -81,5 +96,9 @@ export function pluginDescription(plugin: PluginConf): string {
 /** Wraps a plugin's failure as libcni does, keeping its code (E-8): `plugin type="x" failed (add): ...`. */
 export function wrapPluginError(plugin: PluginConf, operation: "add" | "delete", err: unknown): CniError {
   const inner = CniError.from(err);
-  return new CniError(inner.code, `plugin ${pluginDescription(plugin)} failed (${operation}): ${inner.msg}`, inner.details);
+  return new CniError(
+    inner.code,
+    `plugin ${pluginDescription(plugin)} failed (${operation}): ${inner.msg}`,
+    inner.details,
+  );
 }

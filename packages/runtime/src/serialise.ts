@@ -25,7 +25,12 @@ function unwritable(err: unknown): boolean {
  * Runs `fn` holding the attachment's lock. A cache directory we may not write (a read-only
  * CHECK by an unprivileged user) runs unlocked: the cache could not be changed then either.
  */
-export async function serialised<T>(ctx: RuntimeContext, network: string, rt: RuntimeConf, fn: () => Promise<T>): Promise<T> {
+export async function serialised<T>(
+  ctx: RuntimeContext,
+  network: string,
+  rt: RuntimeConf,
+  fn: () => Promise<T>,
+): Promise<T> {
   const key = { network, containerID: rt.containerID, ifName: rt.ifName };
   let locked = false;
   try {

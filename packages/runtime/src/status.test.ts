@@ -24,11 +24,21 @@ describe("getStatusNetworkList", () => {
     await cni.getStatusNetworkList(sb.list("net1", "1.1.0", [{ type: "a", capabilities: { mac: true } }, "b"]));
     const calls = sb.calls();
     expect(calls.map((c) => `${c.command} ${c.tag}`)).toEqual(["STATUS a", "STATUS b"]);
-    expect(calls[0]?.stdin).toEqual({ type: "a", name: "net1", cniVersion: "1.1.0", capabilities: { mac: true }, fake: { log: sb.log } });
+    expect(calls[0]?.stdin).toEqual({
+      type: "a",
+      name: "net1",
+      cniVersion: "1.1.0",
+      capabilities: { mac: true },
+      fake: { log: sb.log },
+    });
   });
 
   test("stops at the first plugin that is not ready and returns its error unwrapped (GS-2, ST-2)", async () => {
-    const list = sb.list("net1", "1.1.0", ["a", { type: "b", answer: { STATUS: { stdout: '{"code":50,"msg":"no IPs left"}', exit: 1 } } }, "c"]);
+    const list = sb.list("net1", "1.1.0", [
+      "a",
+      { type: "b", answer: { STATUS: { stdout: '{"code":50,"msg":"no IPs left"}', exit: 1 } } },
+      "c",
+    ]);
     let err: CniError | undefined;
     try {
       await cni.getStatusNetworkList(list);

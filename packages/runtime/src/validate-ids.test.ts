@@ -26,11 +26,17 @@ describe("identifier validation on ADD", () => {
 
   test("an interface name follows the kernel's rules, all code 4 (VAL-3)", () => {
     expect(failure(() => validateInterfaceName(""))).toEqual([4, "interface name is empty", ""]);
-    expect(failure(() => validateInterfaceName("a".repeat(16)))).toEqual([4, "interface name is too long", "interface name should be less than 16 characters"]);
+    expect(failure(() => validateInterfaceName("a".repeat(16)))).toEqual([
+      4,
+      "interface name is too long",
+      "interface name should be less than 16 characters",
+    ]);
     expect(failure(() => validateInterfaceName("é".repeat(8)))?.[1]).toBe("interface name is too long"); // 16 bytes
     expect(failure(() => validateInterfaceName(".."))?.[1]).toBe("interface name is . or ..");
     for (const bad of ["a/b", "a:b", "a b", "a\u00a0b", "a\u0085b"]) {
-      expect(failure(() => validateInterfaceName(bad))?.[1]).toBe("interface name contains / or : or whitespace characters");
+      expect(failure(() => validateInterfaceName(bad))?.[1]).toBe(
+        "interface name contains / or : or whitespace characters",
+      );
     }
     expect(failure(() => validateInterfaceName("a".repeat(15)))).toBeUndefined();
   });

@@ -13,13 +13,15 @@ const MAX_IFNAME_BYTES = 15;
 /** Code 3 for an empty ID, code 4 for bad characters (VAL-2). */
 export function validateContainerID(containerID: string): void {
   if (containerID === "") throw new CniError(ErrorCode.UnknownContainer, "missing containerID");
-  if (!NAME_RE.test(containerID)) throw new CniError(ErrorCode.InvalidEnvironmentVariables, "invalid characters in containerID", containerID);
+  if (!NAME_RE.test(containerID))
+    throw new CniError(ErrorCode.InvalidEnvironmentVariables, "invalid characters in containerID", containerID);
 }
 
 /** Code 7 for an empty or badly formed network name (VAL-1; the trailing colon is libcni's). */
 export function validateNetworkName(name: string): void {
   if (name === "") throw new CniError(ErrorCode.InvalidNetworkConfig, "missing network name:");
-  if (!NAME_RE.test(name)) throw new CniError(ErrorCode.InvalidNetworkConfig, "invalid characters found in network name", name);
+  if (!NAME_RE.test(name))
+    throw new CniError(ErrorCode.InvalidNetworkConfig, "invalid characters found in network name", name);
 }
 
 /** `/`, `:` or any code point Go's unicode.IsSpace accepts (JS \s differs: U+0085, U+FEFF). */
@@ -27,7 +29,8 @@ const GO_SPACE_OR_SEPARATOR = /[/:\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u20
 
 /** Code 4 for an interface name Linux would refuse (VAL-3). */
 export function validateInterfaceName(ifName: string): void {
-  const fail = (msg: string, details = ""): CniError => new CniError(ErrorCode.InvalidEnvironmentVariables, msg, details);
+  const fail = (msg: string, details = ""): CniError =>
+    new CniError(ErrorCode.InvalidEnvironmentVariables, msg, details);
   if (ifName === "") throw fail("interface name is empty");
   if (new TextEncoder().encode(ifName).length > MAX_IFNAME_BYTES) {
     throw fail("interface name is too long", `interface name should be less than ${MAX_IFNAME_BYTES + 1} characters`);

@@ -12,7 +12,10 @@ async function validatePlugin(ctx: RuntimeContext, type: string, version: string
   const expected = version === "" ? "0.1.0" : version;
   const info = await getVersionInfo(path, invokeOptions(ctx));
   if (!info.supportedVersions.includes(expected)) {
-    throw new CniError(ErrorCode.IncompatibleCNIVersion, `plugin ${type} does not support config version ${JSON.stringify(expected)}`);
+    throw new CniError(
+      ErrorCode.IncompatibleCNIVersion,
+      `plugin ${type} does not support config version ${JSON.stringify(expected)}`,
+    );
   }
 }
 
@@ -29,7 +32,8 @@ export async function validateNetworkList(ctx: RuntimeContext, list: NetworkConf
     } catch (err) {
       errors.push(CniError.from(err));
     }
-    for (const [name, enabled] of Object.entries(plugin.network.capabilities ?? {})) if (enabled === true) caps.add(name);
+    for (const [name, enabled] of Object.entries(plugin.network.capabilities ?? {}))
+      if (enabled === true) caps.add(name);
   }
   const first = errors[0];
   if (first !== undefined) throw new CniError(first.code, `[${errors.map((e) => e.toString()).join(" ")}]`);

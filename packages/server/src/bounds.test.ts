@@ -15,8 +15,16 @@ import type { DaemonLimits } from "./limits.ts";
 import { encodeRequest } from "./wire.ts";
 
 const POD_ARGS = "K8S_POD_NAMESPACE=ns;K8S_POD_NAME=web";
-const env = (command: string, id: string): Record<string, string> => ({ CNI_COMMAND: command, CNI_CONTAINERID: id, CNI_NETNS: `/run/netns/${id}`, CNI_IFNAME: "eth0", CNI_ARGS: POD_ARGS, CNI_PATH: "/x" });
-const body = (command: string, id: string): string => encodeRequest(env(command, id), new TextEncoder().encode('{"cniVersion":"1.0.0"}'));
+const env = (command: string, id: string): Record<string, string> => ({
+  CNI_COMMAND: command,
+  CNI_CONTAINERID: id,
+  CNI_NETNS: `/run/netns/${id}`,
+  CNI_IFNAME: "eth0",
+  CNI_ARGS: POD_ARGS,
+  CNI_PATH: "/x",
+});
+const body = (command: string, id: string): string =>
+  encodeRequest(env(command, id), new TextEncoder().encode('{"cniVersion":"1.0.0"}'));
 
 /** Plugin calls the test can hold: `hold(id)` makes that container's calls wait for `release(id)`. */
 class HeldExec implements Exec {
@@ -37,10 +45,15 @@ class HeldExec implements Exec {
   }
   async execPlugin(_path: string, req: ExecRequest): Promise<ExecOutcome> {
     const id = req.env.CNI_CONTAINERID ?? "";
-    if (req.env.CNI_COMMAND === "VERSION") return { stdout: new TextEncoder().encode('{"cniVersion":"1.1.0","supportedVersions":["1.0.0","1.1.0"]}'), stderr: new Uint8Array() };
+    if (req.env.CNI_COMMAND === "VERSION")
+      return {
+        stdout: new TextEncoder().encode('{"cniVersion":"1.1.0","supportedVersions":["1.0.0","1.1.0"]}'),
+        stderr: new Uint8Array(),
+      };
     this.started.push(`${req.env.CNI_COMMAND} ${id}`);
     await this.#held.get(id)?.promise;
-    const out = req.env.CNI_COMMAND === "ADD" ? JSON.stringify({ cniVersion: "1.0.0", interfaces: [{ name: id }] }) : "";
+    const out =
+      req.env.CNI_COMMAND === "ADD" ? JSON.stringify({ cniVersion: "1.0.0", interfaces: [{ name: id }] }) : "";
     return { stdout: new TextEncoder().encode(out), stderr: new Uint8Array() };
   }
 }
@@ -54,9 +67,18 @@ let logs: string[];
 async function start(limits: Partial<DaemonLimits> = {}): Promise<CniDaemon> {
   const confDir = join(sb.dir, "net.d");
   mkdirSync(confDir, { recursive: true });
-  writeFileSync(join(confDir, "10-pods.conflist"), JSON.stringify({ cniVersion: "1.0.0", name: "pods", plugins: [{ type: "bridge" }] }));
+  writeFileSync(
+    join(confDir, "10-pods.conflist"),
+    JSON.stringify({ cniVersion: "1.0.0", name: "pods", plugins: [{ type: "bridge" }] }),
+  );
   exec = new HeldExec(new (await import("@tscni/invoke")).BunExec());
-  const manager = new PodNetworkManager({ confDir, binDirs: [sb.binDir], vendorPrefix: sb.dir, cacheDir: sb.cacheDir, exec });
+  const manager = new PodNetworkManager({
+    confDir,
+    binDirs: [sb.binDir],
+    vendorPrefix: sb.dir,
+    cacheDir: sb.cacheDir,
+    exec,
+  });
   daemon = await startDaemon({ socketPath, manager, syncIntervalMs: 0, limits, log: (l) => void logs.push(l) });
   return daemon;
 }
@@ -110,7 +132,12 @@ function raw(parts: (string | Uint8Array)[], opts: { stall?: boolean } = {}): Pr
 }
 
 async function call(command: string, id: string, headers: Record<string, string> = {}): Promise<Answer> {
-  const res = await fetch("http://localhost/cni", { method: "POST", unix: socketPath, body: body(command, id), headers });
+  const res = await fetch("http://localhost/cni", {
+    method: "POST",
+    unix: socketPath,
+    body: body(command, id),
+    headers,
+  });
   return { status: res.status, body: await res.text() };
 }
 
@@ -121,14 +148,17 @@ async function metricLine(series: string): Promise<number> {
   return Number(line?.slice(series.length + 1) ?? NaN);
 }
 
-const head = (length: number, extra = ""): string => `POST /cni HTTP/1.1\r\nhost: localhost\r\ncontent-length: ${length}\r\n${extra}\r\n`;
+const head = (length: number, extra = ""): string =>
+  `POST /cni HTTP/1.1\r\nhost: localhost\r\ncontent-length: ${length}\r\n${extra}\r\n`;
 
 describe("the daemon's bounds", () => {
   test("a body over the cap is refused with HTTP 413 and a CNI error before it is read", async () => {
     await start({ maxBodyBytes: 4096 });
     const answer = await raw([head(100 * 1024 * 1024), new Uint8Array(64 * 1024)]);
     expect(answer.status).toBe(413);
-    expect(JSON.parse(answer.body)).toEqual({ error: { code: 5, msg: "request body of 104857600 bytes is over the limit of 4096 bytes" } });
+    expect(JSON.parse(answer.body)).toEqual({
+      error: { code: 5, msg: "request body of 104857600 bytes is over the limit of 4096 bytes" },
+    });
     const real = await raw([head(8192), new Uint8Array(8192)]);
     expect(real.status).toBe(413);
     expect((await call("ADD", "c1")).status).toBe(200);
@@ -139,13 +169,16 @@ describe("the daemon's bounds", () => {
     const t0 = performance.now();
     const answer = await raw(["POST /cni HTTP/1.1\r\nhost: localhost\r\n"], { stall: true });
     expect(answer.status).toBe(408);
-    expect(JSON.parse(answer.body).error).toEqual({ code: 5, msg: "timed out reading the request headers after 150 ms" });
+    expect(JSON.parse(answer.body).error).toEqual({
+      code: 5,
+      msg: "timed out reading the request headers after 150 ms",
+    });
     expect(performance.now() - t0).toBeLessThan(5000);
   });
 
   test("a body that stops coming gets HTTP 408 after the body timeout", async () => {
     await start({ bodyTimeoutMs: 150 });
-    const answer = await raw([head(1000), "{\"env\":"], { stall: true });
+    const answer = await raw([head(1000), '{"env":'], { stall: true });
     expect(answer.status).toBe(408);
     expect(JSON.parse(answer.body).error.msg).toBe("timed out reading the request body after 150 ms");
   });
@@ -184,12 +217,15 @@ describe("the daemon's bounds", () => {
     expect(first).not.toBe("none");
     const evicted = first as Answer[];
     expect(evicted.map((a) => a.status)).toEqual([408, 408]);
-    expect(JSON.parse(evicted[0]!.body).error).toEqual({ code: 5, msg: "timed out reading the request headers: 3 connections were still sending theirs" });
+    expect(JSON.parse(evicted[0]!.body).error).toEqual({
+      code: 5,
+      msg: "timed out reading the request headers: 3 connections were still sending theirs",
+    });
     // The valid call is a connection too: it evicts the third stalled one and is served.
     expect((await call("ADD", "c1")).status).toBe(200);
     expect((await stalled[2]!).status).toBe(408);
     expect(performance.now() - t0).toBeLessThan(10_000);
-    expect(await metricLine("tscni_daemon_refused_total{reason=\"pending-headers-full\"}")).toBe(3);
+    expect(await metricLine('tscni_daemon_refused_total{reason="pending-headers-full"}')).toBe(3);
     await daemon?.stop(); // closes the two still stalled
   });
 
@@ -215,7 +251,9 @@ describe("the daemon's bounds", () => {
   test("logs refusals at most once per reason per second, and the next line counts those left out", async () => {
     await start();
     // Half not HTTP at all, half HTTP whose body is not a wire request: one reason, one line.
-    await Promise.all(Array.from({ length: 20 }, (_, i) => raw([i % 2 === 0 ? "NOT HTTP\r\n\r\n" : `${head(5)}nope!`])));
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) => raw([i % 2 === 0 ? "NOT HTTP\r\n\r\n" : `${head(5)}nope!`])),
+    );
     const lines = logs.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.reason === "malformed");
     expect(lines).toHaveLength(1);
     await Bun.sleep(1_100);
@@ -223,7 +261,7 @@ describe("the daemon's bounds", () => {
     const after = logs.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.reason === "malformed");
     expect(after).toHaveLength(2);
     expect(after[1]!.suppressed).toBe(19);
-    expect(await metricLine("tscni_daemon_refused_total{reason=\"malformed\"}")).toBe(21);
+    expect(await metricLine('tscni_daemon_refused_total{reason="malformed"}')).toBe(21);
   });
 
   test("stays up through a burst of malformed requests and answers a valid call after it", async () => {
@@ -231,7 +269,11 @@ describe("the daemon's bounds", () => {
     const answers: Answer[] = [];
     // Fifty at a time: more at once would meet the connection limit (503), tested above.
     for (let round = 0; round < 4; round++) {
-      answers.push(...(await Promise.all(Array.from({ length: 50 }, (_, i) => raw([i % 2 === 0 ? "NOT HTTP\r\n\r\n" : `${head(5)}nope!`])))));
+      answers.push(
+        ...(await Promise.all(
+          Array.from({ length: 50 }, (_, i) => raw([i % 2 === 0 ? "NOT HTTP\r\n\r\n" : `${head(5)}nope!`])),
+        )),
+      );
     }
     expect(new Set(answers.map((a) => a.status))).toEqual(new Set([400]));
     expect((await call("ADD", "c1")).status).toBe(200);
@@ -275,7 +317,10 @@ describe("the daemon's controls", () => {
     const stopping = d.stop();
     const refused = await call("ADD", "b");
     expect(refused.status).toBe(503);
-    expect(JSON.parse(refused.body).error).toEqual({ code: 11, msg: "the CNI daemon is shutting down; try again later" });
+    expect(JSON.parse(refused.body).error).toEqual({
+      code: 11,
+      msg: "the CNI daemon is shutting down; try again later",
+    });
     exec.release("a");
     expect((await inflight).status).toBe(200);
     await stopping;
@@ -305,6 +350,12 @@ describe("the daemon's controls", () => {
     expect(metrics).toContain('tscni_daemon_call_duration_seconds_count{verb="ADD"} 1');
     expect(metrics).toContain('tscni_daemon_call_duration_seconds_bucket{verb="ADD",le="+Inf"} 1');
     const line = logs.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.requestId === "req-1");
-    expect(line).toMatchObject({ level: "info", msg: "ADD c1 eth0 pod ns/web: ok", traceparent, verb: "ADD", containerID: "c1" });
+    expect(line).toMatchObject({
+      level: "info",
+      msg: "ADD c1 eth0 pod ns/web: ok",
+      traceparent,
+      verb: "ADD",
+      containerID: "c1",
+    });
   });
 });

@@ -4,7 +4,13 @@ import { parseCniCall } from "./call.ts";
 import type { WireRequest } from "./wire.ts";
 
 const POD_ARGS = "IgnoreUnknown=1;K8S_POD_NAMESPACE=ns;K8S_POD_NAME=web;K8S_POD_INFRA_CONTAINER_ID=c1";
-const ENV = { CNI_COMMAND: "ADD", CNI_CONTAINERID: "c1", CNI_NETNS: "/run/netns/c1", CNI_IFNAME: "net1", CNI_ARGS: POD_ARGS };
+const ENV = {
+  CNI_COMMAND: "ADD",
+  CNI_CONTAINERID: "c1",
+  CNI_NETNS: "/run/netns/c1",
+  CNI_IFNAME: "net1",
+  CNI_ARGS: POD_ARGS,
+};
 const CONFIG = { cniVersion: "1.0.0", name: "shim", type: "cni-shim", runtimeConfig: { portMappings: [] } };
 
 function request(env: Record<string, string>, config: unknown = CONFIG): WireRequest {
@@ -22,12 +28,20 @@ function rejection(env: Record<string, string>, config?: unknown): CniError {
   throw new Error("parseCniCall accepted the request");
 }
 
-const without = (key: string): Record<string, string> => Object.fromEntries(Object.entries(ENV).filter(([k]) => k !== key));
+const without = (key: string): Record<string, string> =>
+  Object.fromEntries(Object.entries(ENV).filter(([k]) => k !== key));
 
 describe("parseCniCall", () => {
   test("reads the command, the attachment, the pod and the shim's config", () => {
     const call = parseCniCall(request(ENV));
-    expect(call).toMatchObject({ command: "ADD", containerID: "c1", netns: "/run/netns/c1", ifName: "net1", pod: { namespace: "ns", name: "web" }, cniVersion: "1.0.0" });
+    expect(call).toMatchObject({
+      command: "ADD",
+      containerID: "c1",
+      netns: "/run/netns/c1",
+      ifName: "net1",
+      pod: { namespace: "ns", name: "web" },
+      cniVersion: "1.0.0",
+    });
     expect(call.args[0]).toEqual(["IgnoreUnknown", "1"]);
     expect(call.config.runtimeConfig).toEqual({ portMappings: [] });
   });
@@ -55,8 +69,12 @@ describe("parseCniCall", () => {
   });
 
   test("rejects CNI_ARGS without the pod's namespace or name", () => {
-    expect(rejection({ ...ENV, CNI_ARGS: "IgnoreUnknown=1;K8S_POD_NAME=web" }).msg).toBe("missing K8S_POD_NAMESPACE in CNI_ARGS");
-    expect(rejection({ ...ENV, CNI_ARGS: "K8S_POD_NAMESPACE=ns;K8S_POD_NAME=" }).msg).toBe("missing K8S_POD_NAME in CNI_ARGS");
+    expect(rejection({ ...ENV, CNI_ARGS: "IgnoreUnknown=1;K8S_POD_NAME=web" }).msg).toBe(
+      "missing K8S_POD_NAMESPACE in CNI_ARGS",
+    );
+    expect(rejection({ ...ENV, CNI_ARGS: "K8S_POD_NAMESPACE=ns;K8S_POD_NAME=" }).msg).toBe(
+      "missing K8S_POD_NAME in CNI_ARGS",
+    );
   });
 
   test("allows an empty CNI_NETNS on DEL only, since the namespace may be gone (DEL-2)", () => {
@@ -65,7 +83,9 @@ describe("parseCniCall", () => {
   });
 
   test("needs no attachment for GC and STATUS (EX-5) and only the command for VERSION (VER-1)", () => {
-    expect(parseCniCall(request({ CNI_COMMAND: "GC", CNI_CONTAINERID: "", CNI_NETNS: "", CNI_ARGS: "" })).command).toBe("GC");
+    expect(parseCniCall(request({ CNI_COMMAND: "GC", CNI_CONTAINERID: "", CNI_NETNS: "", CNI_ARGS: "" })).command).toBe(
+      "GC",
+    );
     expect(parseCniCall(request({ CNI_COMMAND: "STATUS" })).command).toBe("STATUS");
     expect(parseCniCall(request({ CNI_COMMAND: "VERSION" }, "not json")).config).toEqual({});
   });

@@ -45,7 +45,11 @@ function parseConfig(bytes: Uint8Array, command: CniCommand): Record<string, unk
   } catch (err) {
     // VERSION does not read its stdin (VER-3).
     if (command === "VERSION") return {};
-    throw new CniError(ErrorCode.DecodingFailure, "invalid config: not JSON", err instanceof Error ? err.message : String(err));
+    throw new CniError(
+      ErrorCode.DecodingFailure,
+      "invalid config: not JSON",
+      err instanceof Error ? err.message : String(err),
+    );
   }
   if (value !== null && typeof value === "object" && !Array.isArray(value)) return value as Record<string, unknown>;
   if (command === "VERSION") return {};
@@ -77,7 +81,8 @@ export function parseCniCall(request: WireRequest): CniCall {
     if (cniArgs === undefined) throw badEnv("missing CNI_ARGS");
   }
   const parsed = parseCniArgs(cniArgs ?? "");
-  if (!parsed.ok) throw badEnv(`invalid CNI_ARGS pair ${JSON.stringify(parsed.piece)}: expected K=V pairs separated by ";"`);
+  if (!parsed.ok)
+    throw badEnv(`invalid CNI_ARGS pair ${JSON.stringify(parsed.piece)}: expected K=V pairs separated by ";"`);
   const namespace = argValue(parsed.pairs, "K8S_POD_NAMESPACE");
   const name = argValue(parsed.pairs, "K8S_POD_NAME");
   if (attachment) {

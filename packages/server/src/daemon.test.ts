@@ -15,7 +15,14 @@ let socketPath: string;
 let daemon: CniDaemon | undefined;
 
 const POD_ARGS = "IgnoreUnknown=1;K8S_POD_NAMESPACE=ns;K8S_POD_NAME=web;K8S_POD_INFRA_CONTAINER_ID=c1";
-const ENV: Record<string, string> = { CNI_COMMAND: "ADD", CNI_CONTAINERID: "c1", CNI_NETNS: "/run/netns/c1", CNI_IFNAME: "eth0", CNI_ARGS: POD_ARGS, CNI_PATH: "/opt/cni/bin" };
+const ENV: Record<string, string> = {
+  CNI_COMMAND: "ADD",
+  CNI_CONTAINERID: "c1",
+  CNI_NETNS: "/run/netns/c1",
+  CNI_IFNAME: "eth0",
+  CNI_ARGS: POD_ARGS,
+  CNI_PATH: "/opt/cni/bin",
+};
 
 function writeNetwork(bridgeAnswer?: Record<string, unknown>): void {
   writeFileSync(
@@ -32,7 +39,13 @@ function writeNetwork(bridgeAnswer?: Record<string, unknown>): void {
 }
 
 async function start(): Promise<CniDaemon> {
-  const manager = new PodNetworkManager({ confDir, binDirs: [sb.binDir], vendorPrefix: sb.dir, cacheDir: sb.cacheDir, baseEnv: { PATH: process.env.PATH } });
+  const manager = new PodNetworkManager({
+    confDir,
+    binDirs: [sb.binDir],
+    vendorPrefix: sb.dir,
+    cacheDir: sb.cacheDir,
+    baseEnv: { PATH: process.env.PATH },
+  });
   daemon = await startDaemon({ socketPath, manager, syncIntervalMs: 0 });
   return daemon;
 }
@@ -51,20 +64,39 @@ afterEach(async () => {
 });
 
 /** Runs the shim in process, as the binary would under the name `cni-shim`. */
-async function runShim(env: Record<string, string>, config: Record<string, unknown> = {}): Promise<{ code: number; out: Record<string, unknown> | undefined }> {
+async function runShim(
+  env: Record<string, string>,
+  config: Record<string, unknown> = {},
+): Promise<{ code: number; out: Record<string, unknown> | undefined }> {
   let stdout = "";
-  const stdin = new TextEncoder().encode(JSON.stringify({ cniVersion: "1.0.0", name: "shim", type: "cni-shim", socketPath, ...config }));
-  const code = await shim({ argv: [], env, readStdin: async () => stdin, stdout: (t) => void (stdout += t), stderr: () => {} });
+  const stdin = new TextEncoder().encode(
+    JSON.stringify({ cniVersion: "1.0.0", name: "shim", type: "cni-shim", socketPath, ...config }),
+  );
+  const code = await shim({
+    argv: [],
+    env,
+    readStdin: async () => stdin,
+    stdout: (t) => void (stdout += t),
+    stderr: () => {},
+  });
   return { code, out: stdout === "" ? undefined : (JSON.parse(stdout) as Record<string, unknown>) };
 }
 
 /** Posts a raw body to the daemon. */
-async function post(body: string, init: { method?: string; path?: string } = {}): Promise<{ status: number; text: string }> {
-  const res = await fetch(`http://localhost${init.path ?? "/cni"}`, { method: init.method ?? "POST", unix: socketPath, ...(init.method === "GET" ? {} : { body }) });
+async function post(
+  body: string,
+  init: { method?: string; path?: string } = {},
+): Promise<{ status: number; text: string }> {
+  const res = await fetch(`http://localhost${init.path ?? "/cni"}`, {
+    method: init.method ?? "POST",
+    unix: socketPath,
+    ...(init.method === "GET" ? {} : { body }),
+  });
   return { status: res.status, text: await res.text() };
 }
 
-const envWithout = (key: string): Record<string, string> => Object.fromEntries(Object.entries(ENV).filter(([k]) => k !== key));
+const envWithout = (key: string): Record<string, string> =>
+  Object.fromEntries(Object.entries(ENV).filter(([k]) => k !== key));
 
 describe("the daemon", () => {
   test("listens on a unix socket that only its owner may use (mode 0600)", async () => {
@@ -82,7 +114,13 @@ describe("the daemon", () => {
     expect(out).toMatchObject({ cniVersion: "1.0.0", interfaces: [{ name: "bridge" }, { name: "portmap" }] });
     const calls = sb.calls().filter((c) => c.command === "ADD");
     expect(calls.map((c) => c.tag)).toEqual(["bridge", "portmap"]);
-    expect(calls[0]?.env).toMatchObject({ CNI_CONTAINERID: "c1", CNI_NETNS: "/run/netns/c1", CNI_IFNAME: "eth0", CNI_ARGS: POD_ARGS, CNI_PATH: `${sb.dir}/opt/bridge/bin:${sb.binDir}` });
+    expect(calls[0]?.env).toMatchObject({
+      CNI_CONTAINERID: "c1",
+      CNI_NETNS: "/run/netns/c1",
+      CNI_IFNAME: "eth0",
+      CNI_ARGS: POD_ARGS,
+      CNI_PATH: `${sb.dir}/opt/bridge/bin:${sb.binDir}`,
+    });
     expect(existsSync(join(sb.cacheDir, "results", "pods-c1-eth0"))).toBe(true);
   });
 
@@ -110,7 +148,12 @@ describe("the daemon", () => {
     const { code, out } = await runShim({ ...ENV, CNI_COMMAND: "DEL" });
     expect(code).toBe(0);
     expect(out).toBeUndefined();
-    expect(sb.calls().filter((c) => c.command === "DEL").map((c) => c.tag)).toEqual(["portmap", "bridge"]);
+    expect(
+      sb
+        .calls()
+        .filter((c) => c.command === "DEL")
+        .map((c) => c.tag),
+    ).toEqual(["portmap", "bridge"]);
     expect(existsSync(join(sb.cacheDir, "results", "pods-c1-eth0"))).toBe(false);
   });
 
@@ -123,7 +166,9 @@ describe("the daemon", () => {
     expect(out).toBeUndefined();
     const checks = sb.calls().filter((c) => c.command === "CHECK");
     expect(checks.map((c) => c.tag)).toEqual(["bridge", "portmap"]);
-    expect((checks[0]?.stdin as Record<string, unknown>).prevResult).toMatchObject({ interfaces: (added.out as Record<string, unknown>).interfaces });
+    expect((checks[0]?.stdin as Record<string, unknown>).prevResult).toMatchObject({
+      interfaces: (added.out as Record<string, unknown>).interfaces,
+    });
   });
 
   test("deletes the attachments GC does not list as valid (§7.7)", async () => {
@@ -132,7 +177,10 @@ describe("the daemon", () => {
     await runShim(ENV);
     await runShim({ ...ENV, CNI_CONTAINERID: "c2" });
     const gc = { CNI_COMMAND: "GC", CNI_CONTAINERID: "", CNI_NETNS: "", CNI_IFNAME: "", CNI_ARGS: "" };
-    const { code } = await runShim(gc, { cniVersion: "1.1.0", "cni.dev/valid-attachments": [{ containerID: "c1", ifname: "eth0" }] });
+    const { code } = await runShim(gc, {
+      cniVersion: "1.1.0",
+      "cni.dev/valid-attachments": [{ containerID: "c1", ifname: "eth0" }],
+    });
     expect(code).toBe(0);
     const dels = sb.calls().filter((c) => c.command === "DEL");
     expect(dels.map((c) => `${c.tag} ${c.env.CNI_CONTAINERID}`)).toEqual(["portmap c2", "bridge c2"]);
@@ -144,14 +192,20 @@ describe("the daemon", () => {
     await start();
     const { code, out } = await runShim({ CNI_COMMAND: "VERSION" });
     expect(code).toBe(0);
-    expect(out).toEqual({ cniVersion: "1.0.0", supportedVersions: ["0.1.0", "0.2.0", "0.3.0", "0.3.1", "0.4.0", "1.0.0", "1.1.0"] });
+    expect(out).toEqual({
+      cniVersion: "1.0.0",
+      supportedVersions: ["0.1.0", "0.2.0", "0.3.0", "0.3.1", "0.4.0", "1.0.0", "1.1.0"],
+    });
   });
 
   test("re-reads the config dir on STATUS: not initialized (code 50) until a network appears", async () => {
     await start();
     const before = await runShim({ CNI_COMMAND: "STATUS" }, { cniVersion: "1.1.0" });
     expect(before.code).toBe(1);
-    expect(before.out).toMatchObject({ code: 50, msg: `network plugin not initialized: no networks found in ${confDir}` });
+    expect(before.out).toMatchObject({
+      code: 50,
+      msg: `network plugin not initialized: no networks found in ${confDir}`,
+    });
     writeNetwork();
     expect((await runShim({ CNI_COMMAND: "STATUS" }, { cniVersion: "1.1.0" })).code).toBe(0);
   });
@@ -179,17 +233,23 @@ describe("the daemon rejects", () => {
 
   test("CNI_ARGS that are not K=V pairs separated by ';' with HTTP 400", async () => {
     await start();
-    const res = await post(encodeRequest({ ...ENV, CNI_ARGS: "K8S_POD_NAMESPACE=ns;;K8S_POD_NAME=web" }, new Uint8Array()));
+    const res = await post(
+      encodeRequest({ ...ENV, CNI_ARGS: "K8S_POD_NAMESPACE=ns;;K8S_POD_NAME=web" }, new Uint8Array()),
+    );
     expect(res.status).toBe(400);
     expect(JSON.parse(res.text).error.msg).toStartWith('invalid CNI_ARGS pair ""');
   });
 
   test("a request without the pod's namespace or name with HTTP 400", async () => {
     await start();
-    const noNs = await post(encodeRequest({ ...ENV, CNI_ARGS: "IgnoreUnknown=1;K8S_POD_NAME=web" }, new TextEncoder().encode("{}")));
+    const noNs = await post(
+      encodeRequest({ ...ENV, CNI_ARGS: "IgnoreUnknown=1;K8S_POD_NAME=web" }, new TextEncoder().encode("{}")),
+    );
     expect(noNs.status).toBe(400);
     expect(JSON.parse(noNs.text).error.msg).toBe("missing K8S_POD_NAMESPACE in CNI_ARGS");
-    const noName = await post(encodeRequest({ ...ENV, CNI_ARGS: "K8S_POD_NAMESPACE=ns" }, new TextEncoder().encode("{}")));
+    const noName = await post(
+      encodeRequest({ ...ENV, CNI_ARGS: "K8S_POD_NAMESPACE=ns" }, new TextEncoder().encode("{}")),
+    );
     expect(JSON.parse(noName.text).error.msg).toBe("missing K8S_POD_NAME in CNI_ARGS");
   });
 
@@ -197,7 +257,10 @@ describe("the daemon rejects", () => {
     await start();
     const res = await post('{"env":{"CNI_COMMAND":"ADD"}}');
     expect(res.status).toBe(400);
-    expect(JSON.parse(res.text).error).toMatchObject({ code: 6, msg: "invalid request: config: Invalid key: Expected \"config\" but received undefined" });
+    expect(JSON.parse(res.text).error).toMatchObject({
+      code: 6,
+      msg: 'invalid request: config: Invalid key: Expected "config" but received undefined',
+    });
   });
 
   test("other methods and paths (405, 404)", async () => {

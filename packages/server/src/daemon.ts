@@ -75,7 +75,8 @@ export async function startDaemon(options: DaemonOptions): Promise<CniDaemon> {
   const limits = daemonLimits(options.limits);
   const sync = async (): Promise<void> => {
     const scan = await manager.sync();
-    if (scan.network === undefined) log?.(logLine("warn", `network plugin not initialized: ${scan.reason ?? "no valid network"}`));
+    if (scan.network === undefined)
+      log?.(logLine("warn", `network plugin not initialized: ${scan.reason ?? "no valid network"}`));
   };
   await sync();
   prepareSocketPath(socketPath);
@@ -93,7 +94,15 @@ export async function startDaemon(options: DaemonOptions): Promise<CniDaemon> {
     gcTimer.unref();
   };
   const refusalLog = log !== undefined ? refusalLogger(log) : undefined;
-  const ctx = { manager, gate: new CommandGate(), keyed: new KeyedQueue(), limiter, metrics, draining: () => draining, ...(log !== undefined && refusalLog !== undefined ? { log, refusalLog } : {}) };
+  const ctx = {
+    manager,
+    gate: new CommandGate(),
+    keyed: new KeyedQueue(),
+    limiter,
+    metrics,
+    draining: () => draining,
+    ...(log !== undefined && refusalLog !== undefined ? { log, refusalLog } : {}),
+  };
   // The socket is created under a umask that leaves it to its owner, so it is never open
   // to others, even between bind and chmod.
   const umask = process.umask(0o177);
@@ -117,7 +126,16 @@ export async function startDaemon(options: DaemonOptions): Promise<CniDaemon> {
   }
   chmodSync(socketPath, 0o600);
   const every = options.syncIntervalMs ?? DEFAULT_SYNC_INTERVAL_MS;
-  const timer = every > 0 ? setInterval(() => void sync().catch((err: unknown) => log?.(logLine("error", `re-reading the config dir failed: ${String(err)}`))), every) : undefined;
+  const timer =
+    every > 0
+      ? setInterval(
+          () =>
+            void sync().catch((err: unknown) =>
+              log?.(logLine("error", `re-reading the config dir failed: ${String(err)}`)),
+            ),
+          every,
+        )
+      : undefined;
   timer?.unref();
   let stopped: Promise<void> | undefined;
   return {
@@ -129,7 +147,8 @@ export async function startDaemon(options: DaemonOptions): Promise<CniDaemon> {
         if (timer !== undefined) clearInterval(timer);
         clearTimeout(gcTimer);
         const deadline = Date.now() + limits.drainTimeoutMs;
-        while ((limiter.running > 0 || limiter.queued > 0 || ctx.keyed.size > 0) && Date.now() < deadline) await Bun.sleep(10);
+        while ((limiter.running > 0 || limiter.queued > 0 || ctx.keyed.size > 0) && Date.now() < deadline)
+          await Bun.sleep(10);
         server.stop(true);
         rmSync(socketPath, { force: true });
       })();

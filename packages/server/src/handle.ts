@@ -15,7 +15,8 @@ export type CallOutput = Record<string, unknown> | undefined;
 /** The attachment of a call; the shim's `runtimeConfig` becomes the capability arguments (CAP-1). */
 function runtimeConf(call: CniCall): RuntimeConf {
   const rc = call.config.runtimeConfig;
-  const capabilityArgs = rc !== null && typeof rc === "object" && !Array.isArray(rc) ? (rc as Record<string, unknown>) : undefined;
+  const capabilityArgs =
+    rc !== null && typeof rc === "object" && !Array.isArray(rc) ? (rc as Record<string, unknown>) : undefined;
   return {
     containerID: call.containerID,
     netns: call.netns,
@@ -53,14 +54,19 @@ function outputFor(call: CniCall, network: PodNetwork, result: Result): Record<s
  */
 export async function runCniCall(manager: PodNetworkManager, call: CniCall, gate?: CommandGate): Promise<CallOutput> {
   if (gate === undefined || call.command === "VERSION" || call.command === "STATUS") return runUngated(manager, call);
-  return call.command === "GC" ? gate.exclusive(() => runUngated(manager, call)) : gate.shared(() => runUngated(manager, call));
+  return call.command === "GC"
+    ? gate.exclusive(() => runUngated(manager, call))
+    : gate.shared(() => runUngated(manager, call));
 }
 
 async function runUngated(manager: PodNetworkManager, call: CniCall): Promise<CallOutput> {
   switch (call.command) {
     case "VERSION":
       // We convert the default network's result to any version, so we speak them all.
-      return { cniVersion: isKnownVersion(call.cniVersion) ? call.cniVersion : CURRENT_VERSION, supportedVersions: [...VERSIONS] };
+      return {
+        cniVersion: isKnownVersion(call.cniVersion) ? call.cniVersion : CURRENT_VERSION,
+        supportedVersions: [...VERSIONS],
+      };
     case "STATUS": {
       // STATUS re-reads the config dir, as the manager's status does.
       const network = await manager.status();

@@ -27,7 +27,14 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 export function parseHead(text: string): RequestHead | string {
   const lines = text.split("\r\n");
   const [method, target, version, ...extra] = (lines[0] ?? "").split(" ");
-  if (method === undefined || !TOKEN.test(method) || target === undefined || !target.startsWith("/") || extra.length > 0 || !/^HTTP\/1\.[01]$/.test(version ?? "")) {
+  if (
+    method === undefined ||
+    !TOKEN.test(method) ||
+    target === undefined ||
+    !target.startsWith("/") ||
+    extra.length > 0 ||
+    !/^HTTP\/1\.[01]$/.test(version ?? "")
+  ) {
     return `malformed request line ${JSON.stringify((lines[0] ?? "").slice(0, 80))}`;
   }
   const headers = new Headers();
@@ -41,7 +48,12 @@ export function parseHead(text: string): RequestHead | string {
       return `malformed header field ${JSON.stringify(line.slice(0, 80))}`;
     }
   }
-  const lengths = new Set((headers.get("content-length") ?? "").split(",").map((v) => v.trim()).filter((v) => v !== ""));
+  const lengths = new Set(
+    (headers.get("content-length") ?? "")
+      .split(",")
+      .map((v) => v.trim())
+      .filter((v) => v !== ""),
+  );
   if (lengths.size > 1) return "conflicting Content-Length values";
   const raw = [...lengths][0] ?? "0";
   if (!/^\d{1,15}$/.test(raw)) return `invalid Content-Length ${JSON.stringify(raw.slice(0, 20))}`;

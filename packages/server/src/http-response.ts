@@ -5,8 +5,16 @@
 
 /** The reason phrase of each status the daemon answers with. */
 const REASONS: Readonly<Record<number, string>> = {
-  200: "OK", 400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed", 408: "Request Timeout", 411: "Length Required",
-  413: "Content Too Large", 431: "Request Header Fields Too Large", 500: "Internal Server Error", 503: "Service Unavailable",
+  200: "OK",
+  400: "Bad Request",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  408: "Request Timeout",
+  411: "Length Required",
+  413: "Content Too Large",
+  431: "Request Header Fields Too Large",
+  500: "Internal Server Error",
+  503: "Service Unavailable",
 };
 
 const encoder = new TextEncoder();
@@ -25,7 +33,8 @@ export function concat(chunks: readonly Uint8Array[], total: number): Uint8Array
 /** The head of a response: status line, its headers, a length, `connection: close`. */
 function headText(status: number, headers: readonly (readonly [string, string])[], length: number): string {
   const lines = [`HTTP/1.1 ${status} ${REASONS[status] ?? "Status"}`];
-  for (const [name, value] of headers) if (name !== "content-length" && name !== "connection") lines.push(`${name}: ${value}`);
+  for (const [name, value] of headers)
+    if (name !== "content-length" && name !== "connection") lines.push(`${name}: ${value}`);
   lines.push(`content-length: ${length}`, "connection: close", "", "");
   return lines.join("\r\n");
 }
@@ -48,5 +57,8 @@ export async function serialize(res: Response): Promise<Uint8Array> {
 
 /** A CNI error answer (the wire response's `error`) with HTTP status `status`. */
 export function errorResponse(status: number, code: number, msg: string, extra: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify({ error: { code, msg } }), { status, headers: { "content-type": "application/json", ...extra } });
+  return new Response(JSON.stringify({ error: { code, msg } }), {
+    status,
+    headers: { "content-type": "application/json", ...extra },
+  });
 }

@@ -110,7 +110,11 @@ export function listenBounded(options: BoundedServerOptions): UnixSocketListener
     let req: Request;
     try {
       const withBody = head.method !== "GET" && head.method !== "HEAD";
-      req = new Request(`http://localhost${head.target}`, { method: head.method, headers: head.headers, ...(withBody ? { body } : {}) });
+      req = new Request(`http://localhost${head.target}`, {
+        method: head.method,
+        headers: head.headers,
+        ...(withBody ? { body } : {}),
+      });
     } catch (err) {
       refuse(s, "malformed", 400, 6, `malformed request: ${err instanceof Error ? err.message : String(err)}`);
       return;
@@ -124,9 +128,16 @@ export function listenBounded(options: BoundedServerOptions): UnixSocketListener
     pending.delete(s);
     const parsed = parseHead(new TextDecoder().decode(bytes.subarray(0, end)));
     if (typeof parsed === "string") return refuse(s, "malformed", 400, 6, parsed);
-    if (parsed.chunked) return refuse(s, "malformed", 411, 5, "chunked request bodies are not accepted; send Content-Length");
+    if (parsed.chunked)
+      return refuse(s, "malformed", 411, 5, "chunked request bodies are not accepted; send Content-Length");
     if (parsed.contentLength > limits.maxBodyBytes) {
-      return refuse(s, "body-too-large", 413, 5, `request body of ${parsed.contentLength} bytes is over the limit of ${limits.maxBodyBytes} bytes`);
+      return refuse(
+        s,
+        "body-too-large",
+        413,
+        5,
+        `request body of ${parsed.contentLength} bytes is over the limit of ${limits.maxBodyBytes} bytes`,
+      );
     }
     s.data.request = parsed;
     s.data.head = [];
@@ -153,10 +164,23 @@ export function listenBounded(options: BoundedServerOptions): UnixSocketListener
         const crowded = pending.size >= limits.maxPendingHeaders || metrics.connections > limits.maxConnections;
         const oldest = crowded ? pending.values().next().value : undefined;
         const evict = oldest !== undefined && s.data.opened - oldest.data.opened >= evictAfterMs;
-        if (evict) refuse(oldest, "pending-headers-full", 408, 5, `timed out reading the request headers: ${limits.maxPendingHeaders} connections were still sending theirs`);
+        if (evict)
+          refuse(
+            oldest,
+            "pending-headers-full",
+            408,
+            5,
+            `timed out reading the request headers: ${limits.maxPendingHeaders} connections were still sending theirs`,
+          );
         // The evicted one may be counted until its close event: its place is this one's.
         if (metrics.connections > limits.maxConnections && !evict) {
-          refuse(s, "too-many-connections", 503, 11, `the CNI daemon has ${limits.maxConnections} connections open; try again later`);
+          refuse(
+            s,
+            "too-many-connections",
+            503,
+            11,
+            `the CNI daemon has ${limits.maxConnections} connections open; try again later`,
+          );
           return;
         }
         pending.add(s);
@@ -170,7 +194,8 @@ export function listenBounded(options: BoundedServerOptions): UnixSocketListener
           const bytes = concat(c.head, c.headBytes);
           const end = indexOfSeq(bytes, CRLFCRLF);
           if (end >= 0 && end <= limits.maxHeaderBytes) return onHead(s, bytes, end);
-          if (c.headBytes > limits.maxHeaderBytes) refuse(s, "headers-too-large", 431, 5, `request headers over the limit of ${limits.maxHeaderBytes} bytes`);
+          if (c.headBytes > limits.maxHeaderBytes)
+            refuse(s, "headers-too-large", 431, 5, `request headers over the limit of ${limits.maxHeaderBytes} bytes`);
           else c.head = [bytes];
           return;
         }

@@ -58,18 +58,24 @@ function requestId(req: Request): string {
 }
 
 function probe(req: Request, path: string, ctx: HttpContext): Response | undefined {
-  if (req.method !== "GET") return new Response(`method ${req.method} not allowed; GET ${path}\n`, { status: 405, headers: { allow: "GET" } });
+  if (req.method !== "GET")
+    return new Response(`method ${req.method} not allowed; GET ${path}\n`, { status: 405, headers: { allow: "GET" } });
   if (path === "/healthz") return new Response("ok\n");
   if (path === "/readyz") {
     if (ctx.draining?.() === true) return new Response("draining\n", { status: 503 });
     const network = ctx.manager.defaultNetwork;
-    return network !== undefined ? new Response(`ready: ${network.list.name}\n`) : new Response("network plugin not initialized\n", { status: 503 });
+    return network !== undefined
+      ? new Response(`ready: ${network.list.name}\n`)
+      : new Response("network plugin not initialized\n", { status: 503 });
   }
   if (ctx.metrics === undefined) return undefined;
   ctx.metrics.inFlight = ctx.limiter?.running ?? ctx.metrics.inFlight;
   ctx.metrics.queued = ctx.limiter?.queued ?? 0;
   const network = ctx.manager.defaultNetwork;
-  return new Response(ctx.metrics.render(process.memoryUsage.rss(), network !== undefined ? poolUsage(network.list) : []), { headers: { "content-type": METRICS_CONTENT_TYPE } });
+  return new Response(
+    ctx.metrics.render(process.memoryUsage.rss(), network !== undefined ? poolUsage(network.list) : []),
+    { headers: { "content-type": METRICS_CONTENT_TYPE } },
+  );
 }
 
 /** Runs a call under the controls: its container's turn, then a slot, then the GC gate. */
@@ -96,7 +102,11 @@ export async function handleHttp(req: Request, ctx: HttpContext): Promise<Respon
     if (answer !== undefined) return answer;
   }
   if (path !== CNI_ENDPOINT) return new Response(`no endpoint ${path}; POST ${CNI_ENDPOINT}\n`, { status: 404 });
-  if (req.method !== "POST") return new Response(`method ${req.method} not allowed; POST ${CNI_ENDPOINT}\n`, { status: 405, headers: { allow: "POST" } });
+  if (req.method !== "POST")
+    return new Response(`method ${req.method} not allowed; POST ${CNI_ENDPOINT}\n`, {
+      status: 405,
+      headers: { allow: "POST" },
+    });
   const id = requestId(req);
   if (ctx.draining?.() === true) {
     metrics?.refuse("draining", ErrorCode.TryAgainLater);
@@ -116,8 +126,14 @@ export async function handleHttp(req: Request, ctx: HttpContext): Promise<Respon
   const started = performance.now();
   let call: CniCall | undefined;
   const fields = (code?: number) => ({
-    requestId: id, traceparent, verb: call?.command ?? env.CNI_COMMAND, containerID: call?.containerID || undefined, ifName: call?.ifName,
-    pod: call?.pod !== undefined ? `${call.pod.namespace}/${call.pod.name}` : undefined, durationMs: Math.round((performance.now() - started) * 100) / 100, code,
+    requestId: id,
+    traceparent,
+    verb: call?.command ?? env.CNI_COMMAND,
+    containerID: call?.containerID || undefined,
+    ifName: call?.ifName,
+    pod: call?.pod !== undefined ? `${call.pod.namespace}/${call.pod.name}` : undefined,
+    durationMs: Math.round((performance.now() - started) * 100) / 100,
+    code,
   });
   try {
     call = parseCniCall(decoded.value);

@@ -1,4 +1,14 @@
-export { CNI_ENDPOINT, DEFAULT_SOCKET_PATH, WireErrorSchema, WireRequestSchema, WireResponseSchema, decodeRequest, decodeResponse, encodeRequest, requestConfig } from "./wire.ts";
+export {
+  CNI_ENDPOINT,
+  DEFAULT_SOCKET_PATH,
+  WireErrorSchema,
+  WireRequestSchema,
+  WireResponseSchema,
+  decodeRequest,
+  decodeResponse,
+  encodeRequest,
+  requestConfig,
+} from "./wire.ts";
 export type { Decoded, WireError, WireRequest, WireResponse } from "./wire.ts";
 export { argValue, splitCniArgs as parseCniArgs } from "@tscni/spec/cni-args";
 export type { CniArgsParse } from "@tscni/spec/cni-args";

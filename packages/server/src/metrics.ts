@@ -19,7 +19,16 @@ interface Histogram {
 }
 
 /** Why a request was refused before it ran. */
-export type RefusalReason = "body-too-large" | "headers-too-large" | "header-timeout" | "pending-headers-full" | "body-timeout" | "too-many-connections" | "queue-full" | "draining" | "malformed";
+export type RefusalReason =
+  | "body-too-large"
+  | "headers-too-large"
+  | "header-timeout"
+  | "pending-headers-full"
+  | "body-timeout"
+  | "too-many-connections"
+  | "queue-full"
+  | "draining"
+  | "malformed";
 
 /** The live counters of one daemon. */
 export class DaemonMetrics {
@@ -57,27 +66,41 @@ export class DaemonMetrics {
    */
   render(rssBytes: number, pools: readonly RangeUsage[] = []): string {
     const out: string[] = [];
-    const family = (name: string, type: string, help: string): void => void out.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
+    const family = (name: string, type: string, help: string): void =>
+      void out.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
     family("tscni_daemon_call_duration_seconds", "histogram", "Time to answer one CNI call, by verb.");
     for (const [verb, h] of [...this.#latency].sort(([a], [b]) => a.localeCompare(b))) {
-      BUCKETS.forEach((le, i) => out.push(`tscni_daemon_call_duration_seconds_bucket{verb="${verb}",le="${le}"} ${h.counts[i]}`));
+      BUCKETS.forEach((le, i) =>
+        out.push(`tscni_daemon_call_duration_seconds_bucket{verb="${verb}",le="${le}"} ${h.counts[i]}`),
+      );
       out.push(`tscni_daemon_call_duration_seconds_bucket{verb="${verb}",le="+Inf"} ${h.count}`);
-      out.push(`tscni_daemon_call_duration_seconds_sum{verb="${verb}"} ${h.sum}`, `tscni_daemon_call_duration_seconds_count{verb="${verb}"} ${h.count}`);
+      out.push(
+        `tscni_daemon_call_duration_seconds_sum{verb="${verb}"} ${h.sum}`,
+        `tscni_daemon_call_duration_seconds_count{verb="${verb}"} ${h.count}`,
+      );
     }
     family("tscni_daemon_calls_in_flight", "gauge", "CNI calls running now.");
     out.push(`tscni_daemon_calls_in_flight ${this.inFlight}`);
     family("tscni_daemon_calls_queued", "gauge", "CNI calls waiting for a slot.");
     out.push(`tscni_daemon_calls_queued ${this.queued}`);
     family("tscni_daemon_errors_total", "counter", "Answers with a CNI error, by code.");
-    for (const [code, n] of [...this.#errors].sort(([a], [b]) => a - b)) out.push(`tscni_daemon_errors_total{code="${code}"} ${n}`);
+    for (const [code, n] of [...this.#errors].sort(([a], [b]) => a - b))
+      out.push(`tscni_daemon_errors_total{code="${code}"} ${n}`);
     family("tscni_daemon_refused_total", "counter", "Requests refused before they ran, by reason.");
-    for (const [reason, n] of [...this.#refused].sort(([a], [b]) => a.localeCompare(b))) out.push(`tscni_daemon_refused_total{reason="${reason}"} ${n}`);
+    for (const [reason, n] of [...this.#refused].sort(([a], [b]) => a.localeCompare(b)))
+      out.push(`tscni_daemon_refused_total{reason="${reason}"} ${n}`);
     family("tscni_daemon_connections", "gauge", "Open connections.");
     out.push(`tscni_daemon_connections ${this.connections}`);
     family("tscni_ipam_range_allocated", "gauge", "Addresses reserved in a host-local range of the default network.");
-    for (const p of pools) out.push(`tscni_ipam_range_allocated{network="${label(p.network)}",range="${label(p.range)}"} ${p.allocated}`);
-    family("tscni_ipam_range_size", "gauge", "Addresses a host-local range of the default network can give (its gateway excluded).");
-    for (const p of pools) out.push(`tscni_ipam_range_size{network="${label(p.network)}",range="${label(p.range)}"} ${p.size}`);
+    for (const p of pools)
+      out.push(`tscni_ipam_range_allocated{network="${label(p.network)}",range="${label(p.range)}"} ${p.allocated}`);
+    family(
+      "tscni_ipam_range_size",
+      "gauge",
+      "Addresses a host-local range of the default network can give (its gateway excluded).",
+    );
+    for (const p of pools)
+      out.push(`tscni_ipam_range_size{network="${label(p.network)}",range="${label(p.range)}"} ${p.size}`);
     family("process_resident_memory_bytes", "gauge", "Resident memory size in bytes.");
     out.push(`process_resident_memory_bytes ${rssBytes}`);
     return `${out.join("\n")}\n`;

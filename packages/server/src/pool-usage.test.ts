@@ -23,8 +23,16 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 function list(name: string, plugins: Record<string, unknown>[]): NetworkConfigList {
   const bytes = new TextEncoder().encode(JSON.stringify({ cniVersion: "1.0.0", name, plugins }));
   return {
-    name, cniVersion: "1.0.0", disableCheck: false, disableGC: false, loadOnlyInlinedPlugins: false, bytes,
-    plugins: plugins.map((p) => ({ network: p as { type: string }, bytes: new TextEncoder().encode(JSON.stringify(p)) })),
+    name,
+    cniVersion: "1.0.0",
+    disableCheck: false,
+    disableGC: false,
+    loadOnlyInlinedPlugins: false,
+    bytes,
+    plugins: plugins.map((p) => ({
+      network: p as { type: string },
+      bytes: new TextEncoder().encode(JSON.stringify(p)),
+    })),
   };
 }
 
@@ -39,10 +47,24 @@ function reserve(network: string, ...ips: string[]): void {
 describe("poolUsage", () => {
   test("sizes each range as host-local does (no network, broadcast or gateway) and counts the reservations inside it", () => {
     reserve("pods", "198.18.0.2", "198.18.0.3", "198.18.1.11", "198.18.1.40", "2001:db8::5");
-    const usage = poolUsage(list("pods", [{
-      type: "bridge",
-      ipam: { type: "host-local", dataDir: dir, ranges: [[{ subnet: "198.18.0.0/24" }, { subnet: "198.18.1.0/24", rangeStart: "198.18.1.10", rangeEnd: "198.18.1.20" }], [{ subnet: "2001:db8::/120", gateway: "2001:db8::ff" }]] },
-    }]));
+    const usage = poolUsage(
+      list("pods", [
+        {
+          type: "bridge",
+          ipam: {
+            type: "host-local",
+            dataDir: dir,
+            ranges: [
+              [
+                { subnet: "198.18.0.0/24" },
+                { subnet: "198.18.1.0/24", rangeStart: "198.18.1.10", rangeEnd: "198.18.1.20" },
+              ],
+              [{ subnet: "2001:db8::/120", gateway: "2001:db8::ff" }],
+            ],
+          },
+        },
+      ]),
+    );
     expect(usage).toEqual([
       { network: "pods", range: "198.18.0.0/24", allocated: 2, size: 253 },
       { network: "pods", range: "198.18.1.10-198.18.1.20", allocated: 1, size: 11 },
@@ -51,16 +73,34 @@ describe("poolUsage", () => {
   });
 
   test("reads host-local's legacy top-level subnet, and reports an empty store as nothing allocated", () => {
-    const usage = poolUsage(list("empty", [{ type: "ptp", ipam: { type: "host-local", dataDir: dir, subnet: "198.18.2.0/28", gateway: "198.18.2.14" } }]));
+    const usage = poolUsage(
+      list("empty", [
+        { type: "ptp", ipam: { type: "host-local", dataDir: dir, subnet: "198.18.2.0/28", gateway: "198.18.2.14" } },
+      ]),
+    );
     expect(usage).toEqual([{ network: "empty", range: "198.18.2.0/28", allocated: 0, size: 13 }]);
   });
 
   test("leaves out plugins without host-local and ranges host-local would refuse", () => {
-    const usage = poolUsage(list("other", [
-      { type: "portmap" },
-      { type: "macvlan", ipam: { type: "dhcp" } },
-      { type: "bridge", ipam: { type: "host-local", dataDir: dir, ranges: [[{ subnet: "not-a-subnet" }, { subnet: "198.18.3.0/24", rangeStart: "198.18.3.50", rangeEnd: "198.18.3.10" }]] } },
-    ]));
+    const usage = poolUsage(
+      list("other", [
+        { type: "portmap" },
+        { type: "macvlan", ipam: { type: "dhcp" } },
+        {
+          type: "bridge",
+          ipam: {
+            type: "host-local",
+            dataDir: dir,
+            ranges: [
+              [
+                { subnet: "not-a-subnet" },
+                { subnet: "198.18.3.0/24", rangeStart: "198.18.3.50", rangeEnd: "198.18.3.10" },
+              ],
+            ],
+          },
+        },
+      ]),
+    );
     expect(usage).toEqual([]);
   });
 });
@@ -69,15 +109,30 @@ describe("the daemon's /metrics", () => {
   test("reports allocated and size per host-local range of the default network as gauges", async () => {
     const confDir = join(dir, "net.d");
     mkdirSync(confDir);
-    writeFileSync(join(confDir, "10-pods.conflist"), JSON.stringify({ cniVersion: "1.0.0", name: "pods", plugins: [{ type: "bridge", ipam: { type: "host-local", dataDir: dir, ranges: [[{ subnet: "198.18.4.0/24" }]] } }] }));
+    writeFileSync(
+      join(confDir, "10-pods.conflist"),
+      JSON.stringify({
+        cniVersion: "1.0.0",
+        name: "pods",
+        plugins: [
+          { type: "bridge", ipam: { type: "host-local", dataDir: dir, ranges: [[{ subnet: "198.18.4.0/24" }]] } },
+        ],
+      }),
+    );
     reserve("pods", "198.18.4.2", "198.18.4.3", "198.18.4.4");
     const sb = makeSandbox();
     sb.install("bridge"); // the network is valid only when its plugins are installed
-    const manager = new PodNetworkManager({ confDir, binDirs: [sb.binDir], vendorPrefix: sb.dir, cacheDir: sb.cacheDir });
+    const manager = new PodNetworkManager({
+      confDir,
+      binDirs: [sb.binDir],
+      vendorPrefix: sb.dir,
+      cacheDir: sb.cacheDir,
+    });
     const socketPath = join(dir, "d.sock");
     const daemon = await startDaemon({ socketPath, manager, syncIntervalMs: 0 });
     try {
-      const scrape = async (): Promise<string> => (await fetch("http://localhost/metrics", { unix: socketPath })).text();
+      const scrape = async (): Promise<string> =>
+        (await fetch("http://localhost/metrics", { unix: socketPath })).text();
       const text = await scrape();
       expect(text).toContain("# TYPE tscni_ipam_range_allocated gauge\n");
       expect(text).toContain('tscni_ipam_range_allocated{network="pods",range="198.18.4.0/24"} 3\n');

@@ -9,7 +9,17 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { NetworkConfigList } from "@tscni/config";
-import { type IP, compareIP, formatIP, lastAddress, networkAddress, nextIP, parseCIDR, parseIP, prevIP } from "@tscni/spec/ipnet";
+import {
+  type IP,
+  compareIP,
+  formatIP,
+  lastAddress,
+  networkAddress,
+  nextIP,
+  parseCIDR,
+  parseIP,
+  prevIP,
+} from "@tscni/spec/ipnet";
 import * as v from "valibot";
 
 /** Where host-local keeps its reservations when `dataDir` is not set (SPEC.md 8.3). */
@@ -24,7 +34,12 @@ export interface RangeUsage {
   readonly size: number;
 }
 
-const RangeSchema = v.looseObject({ subnet: v.string(), rangeStart: v.optional(v.string()), rangeEnd: v.optional(v.string()), gateway: v.optional(v.string()) });
+const RangeSchema = v.looseObject({
+  subnet: v.string(),
+  rangeStart: v.optional(v.string()),
+  rangeEnd: v.optional(v.string()),
+  gateway: v.optional(v.string()),
+});
 const HostLocalSchema = v.looseObject({
   type: v.literal("host-local"),
   dataDir: v.optional(v.string()),
@@ -55,7 +70,8 @@ function bounds(r: v.InferOutput<typeof RangeSchema>): Bounds | undefined {
   const last = lastAddress(subnet);
   const start = r.rangeStart !== undefined ? parseIP(r.rangeStart) : nextIP(net);
   const end = r.rangeEnd !== undefined ? parseIP(r.rangeEnd) : net.family === 4 ? prevIP(last) : last;
-  if (start === undefined || end === undefined || start.family !== net.family || compareIP(start, end) > 0) return undefined;
+  if (start === undefined || end === undefined || start.family !== net.family || compareIP(start, end) > 0)
+    return undefined;
   const gateway = r.gateway !== undefined ? parseIP(r.gateway) : nextIP(net);
   const gatewayInside = gateway !== undefined && compareIP(gateway, start) >= 0 && compareIP(gateway, end) <= 0;
   const size = Number(end.value - start.value + 1n) - (gatewayInside ? 1 : 0);
@@ -92,7 +108,11 @@ export function poolUsage(list: NetworkConfigList): RangeUsage[] {
     const parsed = v.safeParse(HostLocalSchema, plugin.network.ipam);
     if (!parsed.success) continue;
     const ipam = parsed.output;
-    const sets = ipam.ranges ?? (ipam.subnet !== undefined ? [[{ subnet: ipam.subnet, rangeStart: ipam.rangeStart, rangeEnd: ipam.rangeEnd, gateway: ipam.gateway }]] : []);
+    const sets =
+      ipam.ranges ??
+      (ipam.subnet !== undefined
+        ? [[{ subnet: ipam.subnet, rangeStart: ipam.rangeStart, rangeEnd: ipam.rangeEnd, gateway: ipam.gateway }]]
+        : []);
     const dataDir = ipam.dataDir !== undefined && ipam.dataDir !== "" ? ipam.dataDir : DEFAULT_DATA_DIR;
     const addresses = reserved(join(dataDir, list.name));
     for (const set of sets) {

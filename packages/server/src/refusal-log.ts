@@ -7,7 +7,11 @@ import { logLine, type LogSink } from "./log.ts";
 import type { RefusalReason } from "./metrics.ts";
 
 /** One line per reason per `intervalMs`; the next line says how many were left out. */
-export function refusalLogger(log: LogSink, intervalMs = 1_000, now: () => number = () => performance.now()): (reason: RefusalReason, status: number, msg: string) => void {
+export function refusalLogger(
+  log: LogSink,
+  intervalMs = 1_000,
+  now: () => number = () => performance.now(),
+): (reason: RefusalReason, status: number, msg: string) => void {
   const last = new Map<RefusalReason, { at: number; suppressed: number }>();
   return (reason, status, msg) => {
     const t = now();

@@ -47,7 +47,10 @@ test("postUnix sends one request with its length and reads the answer to the end
   const socket = join(dir, "s.sock");
   const big = "x".repeat(300_000);
   let seen = "";
-  const server = Bun.serve({ unix: socket, fetch: async (req) => ((seen = await req.text()), new Response(`got ${seen.length}`, { status: 400 })) });
+  const server = Bun.serve({
+    unix: socket,
+    fetch: async (req) => ((seen = await req.text()), new Response(`got ${seen.length}`, { status: 400 })),
+  });
   try {
     expect(await postUnix(socket, "/cni", big)).toEqual({ status: 400, body: "got 300000" });
     expect(seen).toBe(big);

@@ -23,7 +23,8 @@ const isObject = (x: unknown): x is Record<string, unknown> => x !== null && typ
 /** The problem with a response's `error`, or undefined when it is a CNI error object. */
 function errorProblem(e: unknown): string | undefined {
   if (!isObject(e)) return "error: not an object";
-  if (typeof e.code !== "number" || !Number.isInteger(e.code) || e.code < 0) return "error.code: not an integer of at least 0";
+  if (typeof e.code !== "number" || !Number.isInteger(e.code) || e.code < 0)
+    return "error.code: not an integer of at least 0";
   if (typeof e.msg !== "string") return "error.msg: not a string";
   if (e.details !== undefined && typeof e.details !== "string") return "error.details: not a string";
   return undefined;
@@ -38,11 +39,18 @@ export function decodeShimResponse(text: string): Decoded<WireResponse> {
     return { ok: false, problem: `response is not JSON: ${err instanceof Error ? err.message : String(err)}` };
   }
   if (!isObject(json)) return { ok: false, problem: "invalid response: not an object" };
-  if (json.result !== undefined && !isObject(json.result)) return { ok: false, problem: "invalid response: result: not a JSON object" };
+  if (json.result !== undefined && !isObject(json.result))
+    return { ok: false, problem: "invalid response: result: not a JSON object" };
   const problem = json.error === undefined ? undefined : errorProblem(json.error);
   if (problem !== undefined) return { ok: false, problem: `invalid response: ${problem}` };
   const error = json.error as WireResponse["error"];
-  return { ok: true, value: { ...(json.result !== undefined ? { result: json.result as Record<string, unknown> } : {}), ...(error !== undefined ? { error } : {}) } };
+  return {
+    ok: true,
+    value: {
+      ...(json.result !== undefined ? { result: json.result as Record<string, unknown> } : {}),
+      ...(error !== undefined ? { error } : {}),
+    },
+  };
 }
 
 /** An HTTP answer: its status and body. */

@@ -22,13 +22,23 @@ afterEach(async () => {
   dir = undefined;
 });
 
-async function shimAgainst(status: number, body: string, command = "ADD"): Promise<{ code: number; out: Record<string, unknown> | undefined }> {
+async function shimAgainst(
+  status: number,
+  body: string,
+  command = "ADD",
+): Promise<{ code: number; out: Record<string, unknown> | undefined }> {
   dir = mkdtempSync(join(tmpdir(), "tscni-shim-"));
   const socketPath = join(dir, "s.sock");
   server = Bun.serve({ unix: socketPath, fetch: () => new Response(body, { status }) });
   let stdout = "";
   const stdin = new TextEncoder().encode(JSON.stringify({ cniVersion: "1.0.0", socketPath }));
-  const code = await main({ argv: [], env: { CNI_COMMAND: command }, readStdin: async () => stdin, stdout: (t) => void (stdout += t), stderr: () => {} });
+  const code = await main({
+    argv: [],
+    env: { CNI_COMMAND: command },
+    readStdin: async () => stdin,
+    stdout: (t) => void (stdout += t),
+    stderr: () => {},
+  });
   return { code, out: stdout === "" ? undefined : (JSON.parse(stdout) as Record<string, unknown>) };
 }
 

@@ -27,13 +27,18 @@ const INTERNAL = 999;
 
 /** Go's JSON text (4-space indent, `<`, `>`, `&` escaped) as the skel prints it (R-3). */
 function goJSON(value: unknown): string {
-  return JSON.stringify(value, null, 4).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return JSON.stringify(value, null, 4).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
 
 function configOf(stdin: Uint8Array): Record<string, unknown> {
   try {
     const value: unknown = JSON.parse(new TextDecoder().decode(stdin));
-    return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+    return value !== null && typeof value === "object" && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
   } catch {
     return {}; // the daemon judges the config; the shim only needs the socket path
   }
@@ -45,7 +50,10 @@ function configOf(stdin: Uint8Array): Record<string, unknown> {
  *
  * @example socketPathFor({ socketPath: "/run/x.sock" }, {}) // "/run/x.sock"
  */
-export function socketPathFor(config: Readonly<Record<string, unknown>>, env: Readonly<Record<string, string | undefined>>): string {
+export function socketPathFor(
+  config: Readonly<Record<string, unknown>>,
+  env: Readonly<Record<string, string | undefined>>,
+): string {
   if (typeof config.socketPath === "string" && config.socketPath !== "") return config.socketPath;
   const fromEnv = env.TSCNI_SOCKET;
   return fromEnv !== undefined && fromEnv !== "" ? fromEnv : DEFAULT_SOCKET_PATH;
@@ -69,10 +77,22 @@ export async function main(io: ShimIO): Promise<number> {
   try {
     res = await postUnix(socketPath, CNI_ENDPOINT, encodeRequest(io.env, stdin));
   } catch (err) {
-    const code = typeof err === "object" && err !== null && "code" in err ? String((err as { code: unknown }).code) : "";
-    const hint = code === "ENOENT" ? "no such socket" : code === "ECONNREFUSED" ? "connection refused" : err instanceof Error ? err.message : String(err);
+    const code =
+      typeof err === "object" && err !== null && "code" in err ? String((err as { code: unknown }).code) : "";
+    const hint =
+      code === "ENOENT"
+        ? "no such socket"
+        : code === "ECONNREFUSED"
+          ? "connection refused"
+          : err instanceof Error
+            ? err.message
+            : String(err);
     const why = `${hint}; is \`cni daemon\` running?`;
-    return fail(io, { code: TRY_AGAIN_LATER, msg: `cannot reach the CNI daemon on ${JSON.stringify(socketPath)}; try again later`, details: why });
+    return fail(io, {
+      code: TRY_AGAIN_LATER,
+      msg: `cannot reach the CNI daemon on ${JSON.stringify(socketPath)}; try again later`,
+      details: why,
+    });
   }
   const text = res.body;
   const decoded = decodeShimResponse(text);
@@ -82,12 +102,14 @@ export async function main(io: ShimIO): Promise<number> {
   if (res.status !== 200 && res.status !== 400) {
     return fail(io, { code: INTERNAL, msg: `the CNI daemon answered HTTP ${res.status}`, details: text.trim() });
   }
-  if (!decoded.ok) return fail(io, { code: INTERNAL, msg: `the CNI daemon answered HTTP ${res.status}: ${decoded.problem}` });
+  if (!decoded.ok)
+    return fail(io, { code: INTERNAL, msg: `the CNI daemon answered HTTP ${res.status}: ${decoded.problem}` });
   const { result } = decoded.value;
   if (res.status === 400) return fail(io, { code: INTERNAL, msg: "the CNI daemon answered HTTP 400 without an error" });
   const command = io.env.CNI_COMMAND;
   if (result === undefined) {
-    if (command === "ADD" || command === "VERSION") return fail(io, { code: INTERNAL, msg: `the CNI daemon sent no result for ${command}` });
+    if (command === "ADD" || command === "VERSION")
+      return fail(io, { code: INTERNAL, msg: `the CNI daemon sent no result for ${command}` });
     return 0;
   }
   io.stdout(goJSON(result));

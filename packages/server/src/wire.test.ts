@@ -43,13 +43,25 @@ describe("the request", () => {
 
 describe("the response", () => {
   test("carries a result object, an error object, or nothing", () => {
-    expect(decodeResponse('{"result":{"cniVersion":"1.0.0"}}')).toEqual({ ok: true, value: { result: { cniVersion: "1.0.0" } } });
-    expect(decodeResponse('{"error":{"code":7,"msg":"bad","details":"why"}}')).toEqual({ ok: true, value: { error: { code: 7, msg: "bad", details: "why" } } });
+    expect(decodeResponse('{"result":{"cniVersion":"1.0.0"}}')).toEqual({
+      ok: true,
+      value: { result: { cniVersion: "1.0.0" } },
+    });
+    expect(decodeResponse('{"error":{"code":7,"msg":"bad","details":"why"}}')).toEqual({
+      ok: true,
+      value: { error: { code: 7, msg: "bad", details: "why" } },
+    });
     expect(decodeResponse("{}")).toEqual({ ok: true, value: {} });
   });
 
   test("is rejected when the error has no integer code or no message, or the result is not an object", () => {
-    for (const text of ['{"error":{"msg":"x"}}', '{"error":{"code":1.5,"msg":"x"}}', '{"error":{"code":7}}', '{"result":[1]}', '"ok"']) {
+    for (const text of [
+      '{"error":{"msg":"x"}}',
+      '{"error":{"code":1.5,"msg":"x"}}',
+      '{"error":{"code":7}}',
+      '{"result":[1]}',
+      '"ok"',
+    ]) {
       const decoded = decodeResponse(text);
       expect(decoded.ok).toBe(false);
     }

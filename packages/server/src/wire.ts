@@ -33,7 +33,13 @@ export type WireError = v.InferOutput<typeof WireErrorSchema>;
 
 /** A response: HTTP 200 with `result` (ADD, VERSION) or nothing, HTTP 400 with `error`. */
 export const WireResponseSchema = v.object({
-  result: v.optional(v.pipe(v.unknown(), v.check((r) => !Array.isArray(r), "result must be a JSON object"), v.record(v.string(), v.unknown()))),
+  result: v.optional(
+    v.pipe(
+      v.unknown(),
+      v.check((r) => !Array.isArray(r), "result must be a JSON object"),
+      v.record(v.string(), v.unknown()),
+    ),
+  ),
   error: v.optional(WireErrorSchema),
 });
 

@@ -7,10 +7,16 @@ import { goJsonSyntaxError } from "@tscni/spec/go";
 const inputs = fc.oneof(
   fc.json(),
   fc.string(),
-  fc.tuple(fc.json(), fc.nat(), fc.constantFrom("", "{", "}", "[", "]", '"', ",", ":", "x", " ", "\u0000", "\ufeff", "\\", "-", "0", "e")).map(([json, at, c]) => {
-    const i = at % (json.length + 1);
-    return json.slice(0, i) + c + json.slice(i + (at % 2));
-  }),
+  fc
+    .tuple(
+      fc.json(),
+      fc.nat(),
+      fc.constantFrom("", "{", "}", "[", "]", '"', ",", ":", "x", " ", "\u0000", "\ufeff", "\\", "-", "0", "e"),
+    )
+    .map(([json, at, c]) => {
+      const i = at % (json.length + 1);
+      return json.slice(0, i) + c + json.slice(i + (at % 2));
+    }),
 );
 
 describe("decodeConfig", () => {

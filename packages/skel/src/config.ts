@@ -38,7 +38,9 @@ export function decodeConfig(stdin: Uint8Array): RawConfig | CniError {
   // Go decodes `null` into the zero struct, so it is a missing name, not a decode error.
   if (parsed === null) return new CniError(ErrorCode.InvalidNetworkConfig, "missing network name");
   if (typeof parsed !== "object" || Array.isArray(parsed)) {
-    return fail(`json: cannot unmarshal ${goJsonType(parsed)} into Go value of type struct { Name string "json:\\"name\\"" }`);
+    return fail(
+      `json: cannot unmarshal ${goJsonType(parsed)} into Go value of type struct { Name string "json:\\"name\\"" }`,
+    );
   }
   const obj = parsed as Record<string, unknown>;
   const name = obj.name ?? "";

@@ -31,7 +31,12 @@ interface VarSpec {
 // required as the reference skel does, though the spec says optional (ENV-1).
 const VARS: readonly VarSpec[] = [
   { name: "CNI_COMMAND", field: "command", requiredFor: ["ADD", "CHECK", "DEL", "GC", "STATUS"] },
-  { name: "CNI_CONTAINERID", field: "containerID", requiredFor: ["ADD", "CHECK", "DEL"], validate: validateContainerID },
+  {
+    name: "CNI_CONTAINERID",
+    field: "containerID",
+    requiredFor: ["ADD", "CHECK", "DEL"],
+    validate: validateContainerID,
+  },
   { name: "CNI_NETNS", field: "netns", requiredFor: ["ADD", "CHECK"] },
   { name: "CNI_IFNAME", field: "ifName", requiredFor: ["ADD", "CHECK", "DEL"], validate: validateInterfaceName },
   { name: "CNI_ARGS", field: "args", requiredFor: [] },

@@ -44,7 +44,11 @@ function atLeast(a: string, b: string): boolean | CniError {
  *
  * @example commandGate("CHECK", "0.3.1", ["0.3.1", "0.4.0"])?.msg // "config version does not allow CHECK"
  */
-export function commandGate(command: string, configVersion: string, supported: readonly string[]): CniError | undefined {
+export function commandGate(
+  command: string,
+  configVersion: string,
+  supported: readonly string[],
+): CniError | undefined {
   const min = COMMAND_MIN_VERSION[command];
   if (min === undefined) return undefined;
   const enough = atLeast(configVersion, min);

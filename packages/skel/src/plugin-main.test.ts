@@ -15,7 +15,12 @@ interface Run {
   error(): { code: number; msg: string; details?: string; cniVersion?: string };
 }
 
-const BASE_ENV = { CNI_CONTAINERID: "ctr1", CNI_NETNS: "/var/run/netns/x", CNI_IFNAME: "eth0", CNI_PATH: "/opt/cni/bin" };
+const BASE_ENV = {
+  CNI_CONTAINERID: "ctr1",
+  CNI_NETNS: "/var/run/netns/x",
+  CNI_IFNAME: "eth0",
+  CNI_PATH: "/opt/cni/bin",
+};
 
 async function run(opts: {
   env: Record<string, string | undefined>;
@@ -28,16 +33,28 @@ async function run(opts: {
   let stdout = "";
   let stderr = "";
   const calls: CmdArgs[] = [];
-  const record = <T>(value: T) => async (a: CmdArgs): Promise<T> => {
-    calls.push(a);
-    return value;
+  const record =
+    <T>(value: T) =>
+    async (a: CmdArgs): Promise<T> => {
+      calls.push(a);
+      return value;
+    };
+  const result: Result = {
+    cniVersion: "1.1.0",
+    interfaces: [{ name: "eth0" }],
+    ips: [{ address: "198.18.0.2/24", interface: 0 }],
   };
-  const result: Result = { cniVersion: "1.1.0", interfaces: [{ name: "eth0" }], ips: [{ address: "198.18.0.2/24", interface: 0 }] };
   const def: PluginDefinition = {
     name: "test",
     about: opts.about ?? "CNI test plugin v0.1.0",
     versions: opts.versions ?? ALL,
-    handlers: opts.handlers ?? { add: record(result), del: record(undefined), check: record(undefined), gc: record(undefined), status: record(undefined) },
+    handlers: opts.handlers ?? {
+      add: record(result),
+      del: record(undefined),
+      check: record(undefined),
+      gc: record(undefined),
+      status: record(undefined),
+    },
   };
   const io: PluginIO = {
     env: opts.env,
@@ -56,7 +73,10 @@ describe("step 1: environment variables are read in order and validated as scann
   test("ADD with nothing set reports every required variable, in order, code 4", async () => {
     const r = await run({ env: { CNI_COMMAND: "ADD" } });
     expect(r.code).toBe(1);
-    expect(r.error()).toEqual({ code: 4, msg: "required env variables [CNI_CONTAINERID,CNI_NETNS,CNI_IFNAME,CNI_PATH] missing" });
+    expect(r.error()).toEqual({
+      code: 4,
+      msg: "required env variables [CNI_CONTAINERID,CNI_NETNS,CNI_IFNAME,CNI_PATH] missing",
+    });
     expect(r.calls).toHaveLength(0);
   });
 
@@ -94,9 +114,18 @@ describe("step 1: environment variables are read in order and validated as scann
 
   test("an unknown command requires and checks no container ID or interface name (§1.11 step 5)", async () => {
     // v1.1.1 (Debian) differs: it checks them for every command but VERSION (code 3 `missing containerID` when empty); SPEC ENV-3 follows upstream main
-    expect((await run({ env: { CNI_COMMAND: "FOO" } })).error()).toMatchObject({ code: 4, msg: "unknown CNI_COMMAND: FOO" });
-    expect((await run({ env: { ...BASE_ENV, CNI_COMMAND: "FOO", CNI_IFNAME: "" } })).error()).toMatchObject({ code: 4, msg: "unknown CNI_COMMAND: FOO" });
-    expect((await run({ env: { CNI_COMMAND: "FOO" }, stdin: "{" })).error()).toEqual({ code: 6, msg: "error unmarshall network config: unexpected end of JSON input" });
+    expect((await run({ env: { CNI_COMMAND: "FOO" } })).error()).toMatchObject({
+      code: 4,
+      msg: "unknown CNI_COMMAND: FOO",
+    });
+    expect((await run({ env: { ...BASE_ENV, CNI_COMMAND: "FOO", CNI_IFNAME: "" } })).error()).toMatchObject({
+      code: 4,
+      msg: "unknown CNI_COMMAND: FOO",
+    });
+    expect((await run({ env: { CNI_COMMAND: "FOO" }, stdin: "{" })).error()).toEqual({
+      code: 6,
+      msg: "error unmarshall network config: unexpected end of JSON input",
+    });
   });
 
   test("an invalid interface name is code 4", async () => {
@@ -124,7 +153,11 @@ describe("step 2: an empty CNI_COMMAND", () => {
 
 describe("step 3: stdin", () => {
   test("VERSION does not read stdin and prints the library version and the supported list (VER-3)", async () => {
-    const r = await run({ env: { CNI_COMMAND: "VERSION" }, stdin: new Error("must not be read"), versions: ["0.3.1", "1.0.0"] });
+    const r = await run({
+      env: { CNI_COMMAND: "VERSION" },
+      stdin: new Error("must not be read"),
+      versions: ["0.3.1", "1.0.0"],
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('{"cniVersion":"1.1.0","supportedVersions":["0.3.1","1.0.0"]}\n');
   });
@@ -169,8 +202,16 @@ describe("step 4: the config is validated for every command but VERSION", () => 
 describe("step 5: dispatch and version gates", () => {
   test("ADD and DEL require an exact version match, code 1 with the supported list, and never repeat the unsupported version", async () => {
     for (const cmd of ["ADD", "DEL"]) {
-      const r = await run({ env: { ...BASE_ENV, CNI_COMMAND: cmd }, stdin: '{"name":"n","cniVersion":"1.0"}', versions: ["0.4.0", "1.0.0"] });
-      expect(r.error()).toEqual({ code: 1, msg: "incompatible CNI versions", details: 'config is "1.0", plugin supports ["0.4.0" "1.0.0"]' });
+      const r = await run({
+        env: { ...BASE_ENV, CNI_COMMAND: cmd },
+        stdin: '{"name":"n","cniVersion":"1.0"}',
+        versions: ["0.4.0", "1.0.0"],
+      });
+      expect(r.error()).toEqual({
+        code: 1,
+        msg: "incompatible CNI versions",
+        details: 'config is "1.0", plugin supports ["0.4.0" "1.0.0"]',
+      });
       expect(r.calls).toHaveLength(0);
     }
   });
@@ -194,12 +235,20 @@ describe("step 5: dispatch and version gates", () => {
   });
 
   test("CHECK with no supported version at or above the config's is code 1 (CHK-10)", async () => {
-    const r = await run({ env: { ...BASE_ENV, CNI_COMMAND: "CHECK" }, stdin: '{"name":"n","cniVersion":"1.0.0"}', versions: ["0.4.0"] });
+    const r = await run({
+      env: { ...BASE_ENV, CNI_COMMAND: "CHECK" },
+      stdin: '{"name":"n","cniVersion":"1.0.0"}',
+      versions: ["0.4.0"],
+    });
     expect(r.error().msg).toBe("plugin version does not allow CHECK");
   });
 
   test("CHECK then requires the exact match", async () => {
-    const r = await run({ env: { ...BASE_ENV, CNI_COMMAND: "CHECK" }, stdin: '{"name":"n","cniVersion":"0.4.1"}', versions: ["0.4.0", "1.0.0"] });
+    const r = await run({
+      env: { ...BASE_ENV, CNI_COMMAND: "CHECK" },
+      stdin: '{"name":"n","cniVersion":"0.4.1"}',
+      versions: ["0.4.0", "1.0.0"],
+    });
     expect(r.error().msg).toBe("incompatible CNI versions");
   });
 
@@ -210,7 +259,10 @@ describe("step 5: dispatch and version gates", () => {
 
   test("GC and STATUS below 1.1.0 are code 1 (GC-10, ST-6)", async () => {
     for (const cmd of ["GC", "STATUS"]) {
-      const r = await run({ env: { CNI_COMMAND: cmd, CNI_PATH: "/opt/cni/bin" }, stdin: '{"name":"n","cniVersion":"1.0.0"}' });
+      const r = await run({
+        env: { CNI_COMMAND: cmd, CNI_PATH: "/opt/cni/bin" },
+        stdin: '{"name":"n","cniVersion":"1.0.0"}',
+      });
       expect(r.error()).toEqual({ cniVersion: "1.0.0", code: 1, msg: `config version does not allow ${cmd}` });
       const old = await run({ env: { CNI_COMMAND: cmd, CNI_PATH: "/opt/cni/bin" }, versions: ["1.0.0"] });
       expect(old.error().msg).toBe(`plugin version does not allow ${cmd}`);
@@ -223,11 +275,20 @@ describe("step 5: dispatch and version gates", () => {
   });
 
   test("handlers get the CNI_* values and the parsed config", async () => {
-    const r = await run({ env: { ...BASE_ENV, CNI_COMMAND: "DEL", CNI_ARGS: "IgnoreUnknown=1" }, stdin: '{"cniVersion":"0.4.0","name":"n","type":"t","x":[1]}' });
+    const r = await run({
+      env: { ...BASE_ENV, CNI_COMMAND: "DEL", CNI_ARGS: "IgnoreUnknown=1" },
+      stdin: '{"cniVersion":"0.4.0","name":"n","type":"t","x":[1]}',
+    });
     expect(r.code).toBe(0);
     const a = r.calls[0];
     expect(a?.command).toBe("DEL");
-    expect([a?.containerID, a?.netns, a?.ifName, a?.args, a?.path]).toEqual(["ctr1", "/var/run/netns/x", "eth0", "IgnoreUnknown=1", "/opt/cni/bin"]);
+    expect([a?.containerID, a?.netns, a?.ifName, a?.args, a?.path]).toEqual([
+      "ctr1",
+      "/var/run/netns/x",
+      "eth0",
+      "IgnoreUnknown=1",
+      "/opt/cni/bin",
+    ]);
     expect(a?.config).toEqual({ cniVersion: "0.4.0", name: "n", type: "t", x: [1] });
     expect(new TextDecoder().decode(a?.stdinData)).toBe('{"cniVersion":"0.4.0","name":"n","type":"t","x":[1]}');
   });
@@ -257,14 +318,22 @@ describe("step 5: dispatch and version gates", () => {
 
 describe("step 6: handler errors", () => {
   test("a CniError passes through unchanged", async () => {
-    const handlers = { status: async () => { throw new CniError(ErrorCode.PluginNotAvailable, "not ready", "ipam down"); } };
+    const handlers = {
+      status: async () => {
+        throw new CniError(ErrorCode.PluginNotAvailable, "not ready", "ipam down");
+      },
+    };
     const r = await run({ env: { CNI_COMMAND: "STATUS", CNI_PATH: "/p" }, handlers });
     expect(r.code).toBe(1);
     expect(r.error()).toEqual({ cniVersion: "1.1.0", code: 50, msg: "not ready", details: "ipam down" });
   });
 
   test("any other error is code 999 with its message and no stack trace", async () => {
-    const handlers = { add: async (): Promise<Result> => { throw new TypeError("boom"); } };
+    const handlers = {
+      add: async (): Promise<Result> => {
+        throw new TypeError("boom");
+      },
+    };
     const r = await run({ env: { ...BASE_ENV, CNI_COMMAND: "ADD" }, handlers });
     expect(r.error()).toEqual({ cniVersion: "1.1.0", code: 999, msg: "boom" });
     expect(r.stdout).not.toContain("at ");
@@ -272,7 +341,9 @@ describe("step 6: handler errors", () => {
 
   test("the error JSON is the only thing on stdout, indented like the Go skel", async () => {
     const r = await run({ env: { CNI_COMMAND: "ADD" } });
-    expect(r.stdout).toBe('{\n    "code": 4,\n    "msg": "required env variables [CNI_CONTAINERID,CNI_NETNS,CNI_IFNAME,CNI_PATH] missing"\n}');
+    expect(r.stdout).toBe(
+      '{\n    "code": 4,\n    "msg": "required env variables [CNI_CONTAINERID,CNI_NETNS,CNI_IFNAME,CNI_PATH] missing"\n}',
+    );
   });
 });
 
@@ -281,7 +352,11 @@ describe("step 7: CNI_NETNS must not be the plugin's own namespace (checked befo
   test("ADD and CHECK fail with code 8 without calling the handler", async () => {
     for (const cmd of ["ADD", "CHECK"]) {
       const r = await run({ env: { ...BASE_ENV, CNI_COMMAND: cmd }, ports: same });
-      expect(r.error()).toEqual({ cniVersion: "1.1.0", code: 8, msg: "plugin's netns and netns from CNI_NETNS should not be the same" });
+      expect(r.error()).toEqual({
+        cniVersion: "1.1.0",
+        code: 8,
+        msg: "plugin's netns and netns from CNI_NETNS should not be the same",
+      });
       expect(r.calls).toHaveLength(0);
       expect(r.stdout).not.toContain("interfaces");
     }
@@ -306,7 +381,10 @@ describe("step 7: CNI_NETNS must not be the plugin's own namespace (checked befo
   test("the real check knows its own namespace and treats an unopenable path as another", async () => {
     const own = await run({ env: { ...BASE_ENV, CNI_COMMAND: "ADD", CNI_NETNS: "/proc/self/ns/net" }, ports: {} });
     expect(own.error().code).toBe(8);
-    const gone = await run({ env: { ...BASE_ENV, CNI_COMMAND: "DEL", CNI_NETNS: "/var/run/netns/tscni-does-not-exist" }, ports: {} });
+    const gone = await run({
+      env: { ...BASE_ENV, CNI_COMMAND: "DEL", CNI_NETNS: "/var/run/netns/tscni-does-not-exist" },
+      ports: {},
+    });
     expect(gone.code).toBe(0);
   });
 });

@@ -53,7 +53,12 @@ async function dispatch(def: PluginDefinition, io: PluginIO, ports: SkelPorts): 
   try {
     stdin = await io.readStdin();
   } catch (err) {
-    return { error: new CniError(ErrorCode.IOFailure, `error reading from stdin: ${err instanceof Error ? err.message : String(err)}`) };
+    return {
+      error: new CniError(
+        ErrorCode.IOFailure,
+        `error reading from stdin: ${err instanceof Error ? err.message : String(err)}`,
+      ),
+    };
   }
   // Step 4: the config, for every command but VERSION (unknown ones included).
   const config = decodeConfig(stdin);
@@ -94,7 +99,10 @@ async function dispatchCommand(
   // what lives outside it (IPAM).
   const override = env.netnsOverride;
   const skip = override.toUpperCase() === "TRUE" || override === "1";
-  const own = !skip && (command === "ADD" || command === "CHECK" || command === "DEL") && (ports.sameNetns ?? isOwnNetns)(env.netns);
+  const own =
+    !skip &&
+    (command === "ADD" || command === "CHECK" || command === "DEL") &&
+    (ports.sameNetns ?? isOwnNetns)(env.netns);
   if (own && command !== "DEL") {
     return new CniError(ErrorCode.InvalidNetNS, "plugin's netns and netns from CNI_NETNS should not be the same");
   }

@@ -9,9 +9,17 @@ describe("parsePrevResult (§3.8)", () => {
   });
 
   test("a prevResult of the config's family is returned at 1.1.0 (PR-3)", () => {
-    const prevResult = { cniVersion: "0.4.0", ips: [{ version: "4", address: "198.18.0.2/24", interface: 0 }], interfaces: [{ name: "eth0" }] };
+    const prevResult = {
+      cniVersion: "0.4.0",
+      ips: [{ version: "4", address: "198.18.0.2/24", interface: 0 }],
+      interfaces: [{ name: "eth0" }],
+    };
     const r = parsePrevResult({ cniVersion: "0.3.1", prevResult });
-    expect(r).toMatchObject({ cniVersion: "1.1.0", interfaces: [{ name: "eth0" }], ips: [{ address: "198.18.0.2/24", interface: 0 }] });
+    expect(r).toMatchObject({
+      cniVersion: "1.1.0",
+      interfaces: [{ name: "eth0" }],
+      ips: [{ address: "198.18.0.2/24", interface: 0 }],
+    });
   });
 
   test("a prevResult without cniVersion is read at the config version (PR-2)", () => {
@@ -29,7 +37,9 @@ describe("parsePrevResult (§3.8)", () => {
     expect(err).toBeInstanceOf(CniError);
     // v1.1.1 (Debian) differs: code 999; SPEC §4.2 gives a version clash code 1
     expect((err as CniError).code).toBe(1);
-    expect((err as CniError).msg).toBe('could not parse prevResult: result type supports [1.0.0 1.1.0] but unmarshalled CNIVersion is "0.4.0"');
+    expect((err as CniError).msg).toBe(
+      'could not parse prevResult: result type supports [1.0.0 1.1.0] but unmarshalled CNIVersion is "0.4.0"',
+    );
   });
 
   test("a prevResult that does not decode is code 6 (§4.2 decoding failure)", () => {

@@ -25,7 +25,9 @@ export function parsePrevResult(config: { cniVersion: string; prevResult?: unkno
   const raw = config.prevResult;
   if (raw === undefined || raw === null) return undefined;
   const withVersion =
-    typeof raw === "object" && !Array.isArray(raw) && !Object.hasOwn(raw, "cniVersion") ? { ...raw, cniVersion: config.cniVersion } : raw;
+    typeof raw === "object" && !Array.isArray(raw) && !Object.hasOwn(raw, "cniVersion")
+      ? { ...raw, cniVersion: config.cniVersion }
+      : raw;
   let parsed;
   try {
     parsed = createResult(config.cniVersion, withVersion);

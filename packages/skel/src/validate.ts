@@ -21,7 +21,8 @@ const IFNAME_BAD_RE = /[/:\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029
  */
 export function validateContainerID(id: string): CniError | undefined {
   if (id === "") return new CniError(ErrorCode.UnknownContainer, "missing containerID");
-  if (!NAME_RE.test(id)) return new CniError(ErrorCode.InvalidEnvironmentVariables, "invalid characters in containerID", id);
+  if (!NAME_RE.test(id))
+    return new CniError(ErrorCode.InvalidEnvironmentVariables, "invalid characters in containerID", id);
   return undefined;
 }
 
@@ -34,7 +35,11 @@ export function validateInterfaceName(name: string): CniError | undefined {
   const code = ErrorCode.InvalidEnvironmentVariables;
   if (name === "") return new CniError(code, "interface name is empty");
   if (new TextEncoder().encode(name).length > MAX_IFNAME_BYTES) {
-    return new CniError(code, "interface name is too long", `interface name should be less than ${MAX_IFNAME_BYTES + 1} characters`);
+    return new CniError(
+      code,
+      "interface name is too long",
+      `interface name should be less than ${MAX_IFNAME_BYTES + 1} characters`,
+    );
   }
   if (name === "." || name === "..") return new CniError(code, "interface name is . or ..");
   if (IFNAME_BAD_RE.test(name)) return new CniError(code, "interface name contains / or : or whitespace characters");
@@ -49,6 +54,7 @@ export function validateInterfaceName(name: string): CniError | undefined {
  */
 export function validateNetworkName(name: string): CniError | undefined {
   if (name === "") return new CniError(ErrorCode.InvalidNetworkConfig, "missing network name");
-  if (!NAME_RE.test(name)) return new CniError(ErrorCode.InvalidNetworkConfig, "invalid characters found in network name", name);
+  if (!NAME_RE.test(name))
+    return new CniError(ErrorCode.InvalidNetworkConfig, "invalid characters found in network name", name);
   return undefined;
 }

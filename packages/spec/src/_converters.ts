@@ -44,7 +44,10 @@ export function relabel020(from: Result020, to: string): Result020 {
 export function from020To040(from: Result020, to: string): Result040 {
   const ips: IPConfig040[] = [];
   const routes: Route[] = [];
-  for (const [version, config] of [["4", from.ip4], ["6", from.ip6]] as const) {
+  for (const [version, config] of [
+    ["4", from.ip4],
+    ["6", from.ip6],
+  ] as const) {
     if (config === undefined) continue;
     ips.push({ version, address: config.ip, ...(config.gateway !== undefined ? { gateway: config.gateway } : {}) });
     routes.push(...(config.routes ?? []).map(_copyRoute));

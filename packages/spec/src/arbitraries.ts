@@ -5,7 +5,18 @@
  */
 import fc from "fast-check";
 import { formatCIDR, formatIP, isIPv4 } from "./ip.ts";
-import type { DNS, IPConfig020, IPConfig040, IPConfig100, Interface040, Interface100, Result020, Result040, Result100, Route } from "./types.ts";
+import type {
+  DNS,
+  IPConfig020,
+  IPConfig040,
+  IPConfig100,
+  Interface040,
+  Interface100,
+  Result020,
+  Result040,
+  Result100,
+  Route,
+} from "./types.ts";
 
 const opt = <T>(arb: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> => fc.option(arb, { nil: undefined });
 
@@ -153,4 +164,8 @@ export function result100(): fc.Arbitrary<Result100> {
 }
 
 /** A valid result of any version. */
-export const anyResult: fc.Arbitrary<Result020 | Result040 | Result100> = fc.oneof(result020(), result040(), result100());
+export const anyResult: fc.Arbitrary<Result020 | Result040 | Result100> = fc.oneof(
+  result020(),
+  result040(),
+  result100(),
+);

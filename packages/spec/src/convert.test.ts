@@ -45,7 +45,16 @@ const r040: Result040 = {
 
 const r110: Result100 = {
   cniVersion: "1.1.0",
-  interfaces: [{ name: "eth0", mac: "aa:bb:cc:dd:ee:ff", mtu: 1500, sandbox: "/var/run/netns/x", socketPath: "/run/vhost.sock", pciID: "0000:00:1f.0" }],
+  interfaces: [
+    {
+      name: "eth0",
+      mac: "aa:bb:cc:dd:ee:ff",
+      mtu: 1500,
+      sandbox: "/var/run/netns/x",
+      socketPath: "/run/vhost.sock",
+      pciID: "0000:00:1f.0",
+    },
+  ],
   ips: [
     { interface: 0, address: "10.1.0.5/16", gateway: "10.1.0.1" },
     { interface: 0, address: "fd00::5/64" },
@@ -76,7 +85,11 @@ describe("convertResult follows each rule of SPEC.md §3.7", () => {
 
   test("0.1.0 -> 0.3.0 puts ip6 first when there is no ip4", () => {
     const only6: Result020 = { cniVersion: "0.1.0", ip6: { ip: "fd00::5/64" }, dns: {} };
-    expect(convertResult(only6, "0.3.0")).toEqual({ cniVersion: "0.3.0", ips: [{ version: "6", address: "fd00::5/64" }], dns: {} });
+    expect(convertResult(only6, "0.3.0")).toEqual({
+      cniVersion: "0.3.0",
+      ips: [{ version: "6", address: "fd00::5/64" }],
+      dns: {},
+    });
   });
 
   test("0.2.0 -> 1.1.0 goes through 0.4.0: no version, no interfaces", () => {
@@ -127,7 +140,11 @@ describe("convertResult follows each rule of SPEC.md §3.7", () => {
 
   test("1.x -> 0.4.0 calls an IPv4-mapped address version 4, as Go's To4 does", () => {
     const mapped = parseResult('{"cniVersion":"1.0.0","ips":[{"address":"::ffff:10.0.0.1/120"}]}');
-    expect(convertResult(mapped, "0.4.0")).toEqual({ cniVersion: "0.4.0", ips: [{ version: "4", address: "10.0.0.1/24" }], dns: {} });
+    expect(convertResult(mapped, "0.4.0")).toEqual({
+      cniVersion: "0.4.0",
+      ips: [{ version: "4", address: "10.0.0.1/24" }],
+      dns: {},
+    });
   });
 
   test("1.0.0 <-> 1.1.0 changes only the label and shares the fields", () => {
@@ -147,7 +164,14 @@ describe("convertResult follows each rule of SPEC.md §3.7", () => {
   });
 
   test("0.4.0 -> 0.2.0 picks IPs by their version label, not their address", () => {
-    const mislabelled: Result040 = { cniVersion: "0.4.0", ips: [{ version: "6", address: "10.0.0.1/8" }, { version: "x", address: "fd00::1/64" }], dns: {} };
+    const mislabelled: Result040 = {
+      cniVersion: "0.4.0",
+      ips: [
+        { version: "6", address: "10.0.0.1/8" },
+        { version: "x", address: "fd00::1/64" },
+      ],
+      dns: {},
+    };
     expect(convertResult(mislabelled, "0.2.0")).toEqual({ cniVersion: "0.2.0", ip6: { ip: "10.0.0.1/8" }, dns: {} });
   });
 
@@ -213,11 +237,21 @@ describe("the CV items of §3.7", () => {
 
   test("CV-3: 1.1 -> 0.4 -> 1.1 loses mtu, socketPath and pciID", () => {
     const back = convertResult(convertResult(r110, "0.4.0"), "1.1.0");
-    expect(back).toEqual({ ...r110, interfaces: [{ name: "eth0", mac: "aa:bb:cc:dd:ee:ff", sandbox: "/var/run/netns/x" }] });
+    expect(back).toEqual({
+      ...r110,
+      interfaces: [{ name: "eth0", mac: "aa:bb:cc:dd:ee:ff", sandbox: "/var/run/netns/x" }],
+    });
   });
 
   test("CV-3: 0.4 -> 1.1 -> 0.4 recomputes version from the address", () => {
-    const labelled: Result040 = { cniVersion: "0.4.0", ips: [{ version: "6", address: "10.0.0.1/8" }, { version: "", address: "fd00::1/64" }], dns: {} };
+    const labelled: Result040 = {
+      cniVersion: "0.4.0",
+      ips: [
+        { version: "6", address: "10.0.0.1/8" },
+        { version: "", address: "fd00::1/64" },
+      ],
+      dns: {},
+    };
     expect(convertResult(convertResult(labelled, "1.1.0"), "0.4.0")).toEqual({
       cniVersion: "0.4.0",
       ips: [

@@ -3,7 +3,15 @@
  * static table keyed by result-format pair (no registration at import time).
  */
 import { isJsonObject, jsonKind } from "./_gojson.ts";
-import { from020To040, from040To020, from040To100, from100To040, relabel020, relabel040, relabel100 } from "./_converters.ts";
+import {
+  from020To040,
+  from040To020,
+  from040To100,
+  from100To040,
+  relabel020,
+  relabel040,
+  relabel100,
+} from "./_converters.ts";
 import { CniError, ErrorCode } from "./error.ts";
 import { resultFamily } from "./family.ts";
 import { createResult } from "./parse.ts";
@@ -48,7 +56,10 @@ export function convertResult(result: Result, toVersion: string): Result {
   }
   const own = input.cniVersion ?? "";
   if (typeof own !== "string") {
-    throw new CniError(ErrorCode.DecodingFailure, `invalid result: cniVersion: cannot unmarshal ${jsonKind(own)} into string`);
+    throw new CniError(
+      ErrorCode.DecodingFailure,
+      `invalid result: cniVersion: cannot unmarshal ${jsonKind(own)} into string`,
+    );
   }
   const from = own === "" ? "0.1.0" : own;
   const to = toVersion === "" ? "0.1.0" : toVersion;

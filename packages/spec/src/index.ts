@@ -1,4 +1,13 @@
-export { CURRENT_VERSION, LEGACY_VERSIONS, VERSIONS, compareVersions, isKnownVersion, parseVersion, versionAtLeast, versionsStartingFrom } from "./version.ts";
+export {
+  CURRENT_VERSION,
+  LEGACY_VERSIONS,
+  VERSIONS,
+  compareVersions,
+  isKnownVersion,
+  parseVersion,
+  versionAtLeast,
+  versionsStartingFrom,
+} from "./version.ts";
 export type { ParsedVersion, Version } from "./version.ts";
 export { CniError, ErrorCode } from "./error.ts";
 export type { CniErrorJson, ErrorCodeValue } from "./error.ts";
@@ -45,6 +54,12 @@ export {
   Result100Schema,
   RouteSchema,
 } from "./schemas/result.ts";
-export { AttachmentSchema, ConfDNSSchema, IPAMConfSchema, NetConfListSchema, PluginConfSchema } from "./schemas/config.ts";
+export {
+  AttachmentSchema,
+  ConfDNSSchema,
+  IPAMConfSchema,
+  NetConfListSchema,
+  PluginConfSchema,
+} from "./schemas/config.ts";
 export { ErrorSchema, VersionInfoSchema } from "./schemas/wire.ts";
 export { describeIssues, issuePath } from "./schemas/_go.ts";

@@ -8,7 +8,8 @@ const RUNS = { numRuns: 10_000 };
 /** The full, uncompressed, upper-case text of 16 bytes: a non-canonical spelling. */
 function longForm(ip: Uint8Array): string {
   const groups: string[] = [];
-  for (let i = 0; i < 16; i += 2) groups.push((((ip[i] ?? 0) << 8) | (ip[i + 1] ?? 0)).toString(16).toUpperCase().padStart(4, "0"));
+  for (let i = 0; i < 16; i += 2)
+    groups.push((((ip[i] ?? 0) << 8) | (ip[i + 1] ?? 0)).toString(16).toUpperCase().padStart(4, "0"));
   return groups.join(":");
 }
 
@@ -42,12 +43,16 @@ describe("IP properties", () => {
 
   test("canonicalIP and canonicalCIDR are idempotent and never throw on any string", () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.string({ unit: "binary" }), fc.ipV4(), fc.ipV6(), fc.ipV4Extended()), fc.nat(140), (s, prefix) => {
-        const ip = canonicalIP(s);
-        if (ip !== undefined) expect(canonicalIP(ip)).toBe(ip);
-        const cidr = canonicalCIDR(`${s}/${prefix}`);
-        if (cidr !== undefined) expect(canonicalCIDR(cidr)).toBe(cidr);
-      }),
+      fc.property(
+        fc.oneof(fc.string(), fc.string({ unit: "binary" }), fc.ipV4(), fc.ipV6(), fc.ipV4Extended()),
+        fc.nat(140),
+        (s, prefix) => {
+          const ip = canonicalIP(s);
+          if (ip !== undefined) expect(canonicalIP(ip)).toBe(ip);
+          const cidr = canonicalCIDR(`${s}/${prefix}`);
+          if (cidr !== undefined) expect(canonicalCIDR(cidr)).toBe(cidr);
+        },
+      ),
       RUNS,
     );
   });

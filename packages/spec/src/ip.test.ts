@@ -9,7 +9,24 @@ describe("parseIP and canonicalIP (Go net.ParseIP, IP.String)", () => {
   });
 
   test("canonicalIP rejects what Go's ParseIP rejects in IPv4", () => {
-    for (const bad of ["010.1.0.5", "1.2.3.04", "00.1.2.3", "256.1.1.1", "1.2.3", "1.2.3.4.5", "1..2.3", ".1.2.3", "1.2.3.", "1.2.3.4 ", " 1.2.3.4", "1.2.3.-4", "1.2.3.+4", "0x1.2.3.4", "", "abc"]) {
+    for (const bad of [
+      "010.1.0.5",
+      "1.2.3.04",
+      "00.1.2.3",
+      "256.1.1.1",
+      "1.2.3",
+      "1.2.3.4.5",
+      "1..2.3",
+      ".1.2.3",
+      "1.2.3.",
+      "1.2.3.4 ",
+      " 1.2.3.4",
+      "1.2.3.-4",
+      "1.2.3.+4",
+      "0x1.2.3.4",
+      "",
+      "abc",
+    ]) {
       expect(canonicalIP(bad)).toBeUndefined();
     }
   });
@@ -36,7 +53,22 @@ describe("parseIP and canonicalIP (Go net.ParseIP, IP.String)", () => {
   });
 
   test("canonicalIP rejects zones, extra colons, long groups and misplaced IPv4", () => {
-    for (const bad of ["fe80::1%eth0", "fe80::1%", "%eth0", "1:2:3:4:5:6:7:8:9", "1::2::3", "12345::", ":1::", "1::2:", "1:2:3:4:5:6:7", "::1.2.3.4:5", "1:2:3:4:5:6:7:1.2.3.4", "::ffff:1.2.3.04", "1:2:3:4:5:6:7::8", "g::"]) {
+    for (const bad of [
+      "fe80::1%eth0",
+      "fe80::1%",
+      "%eth0",
+      "1:2:3:4:5:6:7:8:9",
+      "1::2::3",
+      "12345::",
+      ":1::",
+      "1::2:",
+      "1:2:3:4:5:6:7",
+      "::1.2.3.4:5",
+      "1:2:3:4:5:6:7:1.2.3.4",
+      "::ffff:1.2.3.04",
+      "1:2:3:4:5:6:7::8",
+      "g::",
+    ]) {
       expect(canonicalIP(bad)).toBeUndefined();
     }
   });
@@ -57,7 +89,20 @@ describe("parseCIDR and canonicalCIDR (Go net.ParseCIDR, IPNet.String)", () => {
   });
 
   test("canonicalCIDR rejects bad prefixes, zones and missing slashes", () => {
-    for (const bad of ["10.0.0.1/33", "10.0.0.1/", "10.0.0.1", "10.0.0.1/+8", "10.0.0.1/-1", "10.0.0.1/8/8", "10.0.0.1/ 8", "::1/129", "fe80::1%eth0/64", "010.0.0.1/8", "/8", "10.0.0.1/8a"]) {
+    for (const bad of [
+      "10.0.0.1/33",
+      "10.0.0.1/",
+      "10.0.0.1",
+      "10.0.0.1/+8",
+      "10.0.0.1/-1",
+      "10.0.0.1/8/8",
+      "10.0.0.1/ 8",
+      "::1/129",
+      "fe80::1%eth0/64",
+      "010.0.0.1/8",
+      "/8",
+      "10.0.0.1/8a",
+    ]) {
       expect(canonicalCIDR(bad)).toBeUndefined();
     }
   });

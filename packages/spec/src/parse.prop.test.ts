@@ -59,7 +59,9 @@ describe("parseResult and convertResult never fail with anything but a CniError 
 
   test("parseResult on arbitrary strings and on JSON text of arbitrary values", () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.string({ unit: "binary" }), fc.json()), (text) => typedOrCniError(() => parseResult(text))),
+      fc.property(fc.oneof(fc.string(), fc.string({ unit: "binary" }), fc.json()), (text) =>
+        typedOrCniError(() => parseResult(text)),
+      ),
       RUNS,
     );
   });
@@ -101,8 +103,14 @@ describe("parseResult and convertResult never fail with anything but a CniError 
 
   test("convertResult on arbitrary objects that claim a known version", () => {
     fc.assert(
-      fc.property(fc.dictionary(fc.constantFrom("ips", "ip4", "ip6", "routes", "interfaces", "dns", "x"), fc.jsonValue({ maxDepth: 3 })), fc.constantFrom(...VERSIONS), version, (obj, from, to) =>
-        typedOrCniError(() => convertResult({ ...obj, cniVersion: from } as unknown as Result, to)),
+      fc.property(
+        fc.dictionary(
+          fc.constantFrom("ips", "ip4", "ip6", "routes", "interfaces", "dns", "x"),
+          fc.jsonValue({ maxDepth: 3 }),
+        ),
+        fc.constantFrom(...VERSIONS),
+        version,
+        (obj, from, to) => typedOrCniError(() => convertResult({ ...obj, cniVersion: from } as unknown as Result, to)),
       ),
       RUNS,
     );

@@ -21,11 +21,17 @@ describe("parseResult picks the parser from cniVersion (RP-1)", () => {
   });
 
   test("a 0.3.1 result parses with the 0.4.0 type and keeps its label", () => {
-    expect(parseResult('{"cniVersion":"0.3.1","ips":[{"version":"4","address":"10.1.0.5/16"}]}').cniVersion).toBe("0.3.1");
+    expect(parseResult('{"cniVersion":"0.3.1","ips":[{"version":"4","address":"10.1.0.5/16"}]}').cniVersion).toBe(
+      "0.3.1",
+    );
   });
 
   test("a result without cniVersion is read as 0.1.0", () => {
-    expect(parseResult('{"ip4":{"ip":"10.0.0.2/8"}}')).toEqual({ cniVersion: "0.1.0", ip4: { ip: "10.0.0.2/8" }, dns: {} });
+    expect(parseResult('{"ip4":{"ip":"10.0.0.2/8"}}')).toEqual({
+      cniVersion: "0.1.0",
+      ip4: { ip: "10.0.0.2/8" },
+      dns: {},
+    });
     expect(parseResult('{"cniVersion":"","ip4":{"ip":"10.0.0.2/8"}}').cniVersion).toBe("0.1.0");
   });
 
@@ -44,7 +50,9 @@ describe("parseResult picks the parser from cniVersion (RP-1)", () => {
   });
 
   test("addresses come out in Go's canonical text", () => {
-    const r = parseResult('{"cniVersion":"1.0.0","ips":[{"address":"::FFFF:10.0.0.2/120","gateway":"2001:0DB8:0:0:0:0:0:1"}]}');
+    const r = parseResult(
+      '{"cniVersion":"1.0.0","ips":[{"address":"::FFFF:10.0.0.2/120","gateway":"2001:0DB8:0:0:0:0:0:1"}]}',
+    );
     expect(r).toEqual({ cniVersion: "1.0.0", ips: [{ address: "10.0.0.2/24", gateway: "2001:db8::1" }] });
   });
 
@@ -63,7 +71,9 @@ describe("parseResult picks the parser from cniVersion (RP-1)", () => {
   });
 
   test("a 0.4.0 ips[].version is kept verbatim, even when it disagrees with the address", () => {
-    const r = parseResult('{"cniVersion":"0.4.0","ips":[{"version":"6","address":"10.0.0.1/8"},{"address":"10.0.0.2/8"}]}');
+    const r = parseResult(
+      '{"cniVersion":"0.4.0","ips":[{"version":"6","address":"10.0.0.1/8"},{"address":"10.0.0.2/8"}]}',
+    );
     expect(r).toEqual({
       cniVersion: "0.4.0",
       ips: [
@@ -90,7 +100,9 @@ describe("parseResult decode errors are code 6 and name the bad field", () => {
   });
 
   test("a non-string cniVersion is a decode failure", () => {
-    expect(errorOf(() => parseResult('{"cniVersion":1}')).msg).toContain("cniVersion: cannot unmarshal number 1 into string");
+    expect(errorOf(() => parseResult('{"cniVersion":1}')).msg).toContain(
+      "cniVersion: cannot unmarshal number 1 into string",
+    );
   });
 
   test("a bad address names its JSON path", () => {
@@ -106,9 +118,9 @@ describe("parseResult decode errors are code 6 and name the bad field", () => {
     expect(errorOf(() => parseResult('{"cniVersion":"1.0.0","routes":[{"dst":"::/0","table":1e2}]}')).msg).toContain(
       "number 1e2",
     );
-    expect(errorOf(() => parseResult('{"cniVersion":"1.0.0","routes":[{"dst":"::/0","table":9223372036854775808}]}')).code).toBe(
-      ErrorCode.DecodingFailure,
-    );
+    expect(
+      errorOf(() => parseResult('{"cniVersion":"1.0.0","routes":[{"dst":"::/0","table":9223372036854775808}]}')).code,
+    ).toBe(ErrorCode.DecodingFailure);
   });
 
   test("numbers Go ignores (unknown keys) may be anything", () => {
@@ -118,7 +130,10 @@ describe("parseResult decode errors are code 6 and name the bad field", () => {
 
 describe("parseResult with the config's version (RP-2)", () => {
   test("a result without cniVersion takes the config's version (issue #895)", () => {
-    expect(parseResult('{"ips":[{"address":"10.0.0.2/8"}]}', "1.0.0")).toEqual({ cniVersion: "1.0.0", ips: [{ address: "10.0.0.2/8" }] });
+    expect(parseResult('{"ips":[{"address":"10.0.0.2/8"}]}', "1.0.0")).toEqual({
+      cniVersion: "1.0.0",
+      ips: [{ address: "10.0.0.2/8" }],
+    });
   });
 
   test("a result with its own version keeps it even when the config differs", () => {
@@ -152,7 +167,9 @@ describe("createResult checks the version against the parser's family (R02-3, R0
 
   test("the 0.4.0 parser accepts only 0.3.0, 0.3.1 and 0.4.0, not an empty version", () => {
     expect(createResult("0.3.0", '{"cniVersion":"0.4.0"}').cniVersion).toBe("0.4.0");
-    expect(errorOf(() => createResult("0.4.0", "{}")).msg).toBe('result type supports [0.3.0 0.3.1 0.4.0] but unmarshalled CNIVersion is ""');
+    expect(errorOf(() => createResult("0.4.0", "{}")).msg).toBe(
+      'result type supports [0.3.0 0.3.1 0.4.0] but unmarshalled CNIVersion is ""',
+    );
   });
 
   test("the 1.x parser rejects a 0.4.0 prevResult (PR-2's example)", () => {

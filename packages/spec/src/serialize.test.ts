@@ -24,7 +24,11 @@ describe("resultToJSON prints like the Go library (R-3)", () => {
       routes: [],
       dns: {},
     });
-    expect(JSON.parse(text)).toEqual({ cniVersion: "0.4.0", ips: [{ version: "", interface: 0, address: "10.0.0.2/8" }], dns: {} });
+    expect(JSON.parse(text)).toEqual({
+      cniVersion: "0.4.0",
+      ips: [{ version: "", interface: 0, address: "10.0.0.2/8" }],
+      dns: {},
+    });
     // Go's struct field order: version, interface, address, gateway.
     expect(text.indexOf('"version"')).toBeLessThan(text.indexOf('"interface"'));
     expect(text.indexOf('"interface"')).toBeLessThan(text.indexOf('"address"'));

@@ -151,7 +151,10 @@ export function resultToWire(result: Result): JsonObject {
  * as Go's encoder does, no trailing newline (R-3).
  */
 export function goJSON(value: unknown): string {
-  return JSON.stringify(value, null, 4).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return JSON.stringify(value, null, 4).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
 
 /**

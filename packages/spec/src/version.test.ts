@@ -1,6 +1,13 @@
 import { describe, expect, test } from "bun:test";
 import { CniError, ErrorCode } from "./error.ts";
-import { compareVersions, isKnownVersion, parseVersion, versionAtLeast, versionsStartingFrom, VERSIONS } from "./version.ts";
+import {
+  compareVersions,
+  isKnownVersion,
+  parseVersion,
+  versionAtLeast,
+  versionsStartingFrom,
+  VERSIONS,
+} from "./version.ts";
 
 function codeOf(fn: () => unknown): number | undefined {
   try {
@@ -30,9 +37,15 @@ describe("parseVersion (VN-6)", () => {
   });
 
   test("a bad part is named as Go names it, with strconv.Atoi's error", () => {
-    expect(() => parseVersion("x.y")).toThrow('failed to convert major version part "x": strconv.Atoi: parsing "x": invalid syntax');
-    expect(() => parseVersion("1.0.0-rc1")).toThrow('failed to convert micro version part "0-rc1": strconv.Atoi: parsing "0-rc1": invalid syntax');
-    expect(() => parseVersion("1.99999999999999999999")).toThrow('failed to convert minor version part "99999999999999999999": strconv.Atoi: parsing "99999999999999999999": value out of range');
+    expect(() => parseVersion("x.y")).toThrow(
+      'failed to convert major version part "x": strconv.Atoi: parsing "x": invalid syntax',
+    );
+    expect(() => parseVersion("1.0.0-rc1")).toThrow(
+      'failed to convert micro version part "0-rc1": strconv.Atoi: parsing "0-rc1": invalid syntax',
+    );
+    expect(() => parseVersion("1.99999999999999999999")).toThrow(
+      'failed to convert minor version part "99999999999999999999": strconv.Atoi: parsing "99999999999999999999": value out of range',
+    );
   });
 
   test("non-numeric and empty parts are errors", () => {
@@ -62,7 +75,8 @@ describe("compareVersions and friends", () => {
 
   test("the seven known versions are ordered and versionsStartingFrom takes their tail (VN-8)", () => {
     expect(VERSIONS).toEqual(["0.1.0", "0.2.0", "0.3.0", "0.3.1", "0.4.0", "1.0.0", "1.1.0"]);
-    for (let i = 1; i < VERSIONS.length; i++) expect(compareVersions(VERSIONS[i - 1] ?? "", VERSIONS[i] ?? "")).toBeLessThan(0);
+    for (let i = 1; i < VERSIONS.length; i++)
+      expect(compareVersions(VERSIONS[i - 1] ?? "", VERSIONS[i] ?? "")).toBeLessThan(0);
     expect(versionsStartingFrom("1.0.0")).toEqual(["1.0.0", "1.1.0"]);
     expect(isKnownVersion("0.3.1")).toBe(true);
     expect(isKnownVersion("1.2.0")).toBe(false);

@@ -44,7 +44,10 @@ export function parseVersion(version: string): ParsedVersion {
   const nums = parts.map((part, i) => {
     const which = ["major", "minor", "micro"][i] ?? "micro";
     const fail = (why: string): never => {
-      throw new CniError(ErrorCode.DecodingFailure, `failed to convert ${which} version part "${part}": strconv.Atoi: parsing "${part}": ${why}`);
+      throw new CniError(
+        ErrorCode.DecodingFailure,
+        `failed to convert ${which} version part "${part}": strconv.Atoi: parsing "${part}": ${why}`,
+      );
     };
     if (!/^[+-]?\d+$/.test(part)) fail("invalid syntax");
     const n = BigInt(part);

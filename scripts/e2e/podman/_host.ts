@@ -12,7 +12,17 @@
  * /run/netns shared, where podman bind-mounts its containers' namespaces, so every call
  * sees the same ones. runc, not crun: crun refuses this machine's hybrid cgroup layout.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { BIN_DIR, World, sh } from "../harness.ts";
 
@@ -22,11 +32,32 @@ const OURS = ["bridge", "host-local", "loopback", "portmap", "firewall", "tuning
 /** The default network's subnet (podman's `default_subnet`). */
 export const DEFAULT_SUBNET = "198.18.40.0/24";
 /** The host's uplink to the "outside" namespace: host .1, outside .2; the outside has no route to the pods. */
-export const UPLINK = { host: "198.19.40.1", outside: "198.19.40.2", prefix: 24, host6: "2001:db8:40::1", outside6: "2001:db8:40::2" };
+export const UPLINK = {
+  host: "198.19.40.1",
+  outside: "198.19.40.2",
+  prefix: 24,
+  host6: "2001:db8:40::1",
+  outside6: "2001:db8:40::2",
+};
 /** The tiny image (busybox-static, `podman import`). */
 export const IMAGE = "localhost/tscni-busybox:latest";
 const BUSYBOX = "/bin/busybox";
-const APPLETS = ["sh", "ip", "ping", "ping6", "nc", "wget", "sleep", "cat", "mkdir", "echo", "httpd", "hostname", "ls", "true"];
+const APPLETS = [
+  "sh",
+  "ip",
+  "ping",
+  "ping6",
+  "nc",
+  "wget",
+  "sleep",
+  "cat",
+  "mkdir",
+  "echo",
+  "httpd",
+  "hostname",
+  "ls",
+  "true",
+];
 
 /** What is missing for the podman suite here (one line), or undefined. */
 export function missingPodman(): string | undefined {
@@ -92,7 +123,8 @@ export class PodmanHost {
   }
 
   async #files(): Promise<void> {
-    for (const d of ["root", "runroot", "tmp", "cni-bin", "cni-net", "var-lib-cni", "rootfs/bin", "rootfs/www"]) mkdirSync(join(this.dir, d), { recursive: true });
+    for (const d of ["root", "runroot", "tmp", "cni-bin", "cni-net", "var-lib-cni", "rootfs/bin", "rootfs/www"])
+      mkdirSync(join(this.dir, d), { recursive: true });
     // Every plugin podman's networks chain is ours (tuning since issue 12).
     for (const p of OURS) symlinkSync(join(BIN_DIR, p), join(this.pluginDir, p));
     const rootfs = join(this.dir, "rootfs");
@@ -124,7 +156,10 @@ export class PodmanHost {
         "",
       ].join("\n"),
     );
-    writeFileSync(join(dir, "storage.conf"), ["[storage]", 'driver = "vfs"', `graphroot = "${dir}/root"`, `runroot = "${dir}/runroot"`, ""].join("\n"));
+    writeFileSync(
+      join(dir, "storage.conf"),
+      ["[storage]", 'driver = "vfs"', `graphroot = "${dir}/root"`, `runroot = "${dir}/runroot"`, ""].join("\n"),
+    );
     // /var/lib/cni must exist as a mount point; the reference plugins create it too.
     mkdirSync("/var/lib/cni", { recursive: true });
     const wrapper = join(dir, "podman-in-ns");
@@ -162,12 +197,28 @@ export class PodmanHost {
 
   /** Runs podman with `args` inside the host namespace. */
   async pm(args: string[]): Promise<Out> {
-    const proc = Bun.spawn(["unshare", "-m", "--propagation", "unchanged", "nsenter", `--net=/run/netns/${this.host}`, join(this.dir, "podman-in-ns"), ...args], {
-      stdout: "pipe",
-      stderr: "pipe",
-      stdin: "ignore",
-    });
-    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    const proc = Bun.spawn(
+      [
+        "unshare",
+        "-m",
+        "--propagation",
+        "unchanged",
+        "nsenter",
+        `--net=/run/netns/${this.host}`,
+        join(this.dir, "podman-in-ns"),
+        ...args,
+      ],
+      {
+        stdout: "pipe",
+        stderr: "pipe",
+        stdin: "ignore",
+      },
+    );
+    const [stdout, stderr, code] = await Promise.all([
+      new Response(proc.stdout).text(),
+      new Response(proc.stderr).text(),
+      proc.exited,
+    ]);
     return { code, stdout, stderr };
   }
 
@@ -201,7 +252,9 @@ export class PodmanHost {
   async close(): Promise<void> {
     try {
       await this.pm(["rm", "-a", "-f", "-t", "0"]);
-      const nets = (await this.pm(["network", "ls", "--format", "{{.Name}}"])).stdout.split("\n").filter((n) => n !== "" && n !== "podman");
+      const nets = (await this.pm(["network", "ls", "--format", "{{.Name}}"])).stdout
+        .split("\n")
+        .filter((n) => n !== "" && n !== "podman");
       if (nets.length > 0) await this.pm(["network", "rm", "-f", ...nets]);
     } finally {
       await this.world.close();

@@ -14,13 +14,22 @@ import { DEFAULT_SUBNET, IMAGE, PodmanHost, UPLINK, missingPodman } from "./_hos
 // Under CI the suite never skips: a missing piece or root fails it loudly.
 const ci = process.env.CI === "true";
 const why = canUseNetns() ? missingPodman() : "not root";
-if (why !== undefined) console.warn(`scripts/e2e/podman: ${why}${ci ? " (CI: running anyway, so it fails)" : ", skipping the podman suite"}`);
+if (why !== undefined)
+  console.warn(
+    `scripts/e2e/podman: ${why}${ci ? " (CI: running anyway, so it fails)" : ", skipping the podman suite"}`,
+  );
 const run = why === undefined || ci ? describe : describe.skip;
 
 const prefix = DEFAULT_SUBNET.split(".").slice(0, 3).join(".");
 
 interface Inspected {
-  NetworkSettings: { SandboxKey: string; Networks: Record<string, { IPAddress: string; IPPrefixLen: number; Gateway: string; GlobalIPv6Address: string; MacAddress: string }> };
+  NetworkSettings: {
+    SandboxKey: string;
+    Networks: Record<
+      string,
+      { IPAddress: string; IPPrefixLen: number; Gateway: string; GlobalIPv6Address: string; MacAddress: string }
+    >;
+  };
 }
 
 run("podman on tscni, inside a namespace that plays the host", () => {
@@ -32,7 +41,8 @@ run("podman on tscni, inside a namespace that plays the host", () => {
     sandboxes.add(c!.NetworkSettings.SandboxKey);
     return c!;
   }
-  const ipOf = async (name: string, net = "podman") => (await inspect(name)).NetworkSettings.Networks[net]?.IPAddress ?? "";
+  const ipOf = async (name: string, net = "podman") =>
+    (await inspect(name)).NetworkSettings.Networks[net]?.IPAddress ?? "";
   const exec = (name: string, cmd: string[]) => h.pm(["exec", name, ...cmd]);
 
   beforeAll(async () => {
@@ -88,7 +98,9 @@ run("podman on tscni, inside a namespace that plays the host", () => {
     expect(ip.startsWith(`${prefix}.`)).toBe(true);
     expect((await exec("a", ["ping", "-c", "1", "-W", "3", await ipOf("b")])).code).toBe(0);
     const reserved = h.stateFiles().filter((f) => f.startsWith("networks/podman/") && /\d+\.\d+\.\d+\.\d+$/.test(f));
-    expect(reserved.map((f) => f.slice("networks/podman/".length)).sort()).toEqual([ip, await ipOf("b"), await ipOf("web")].sort());
+    expect(reserved.map((f) => f.slice("networks/podman/".length)).sort()).toEqual(
+      [ip, await ipOf("b"), await ipOf("web")].sort(),
+    );
   });
 
   test("network connect adds eth1 from a second network and disconnect removes it and its reservation", async () => {
@@ -115,7 +127,23 @@ run("podman on tscni, inside a namespace that plays the host", () => {
   test("a dual-stack network gives each container an IPv4 and an IPv6 address that reach each other, and -p answers over IPv6", async () => {
     await h.ok(["network", "create", "--ipv6", "--subnet", "198.18.43.0/24", "--subnet", "2001:db8:43::/64", "dual"]);
     await h.ok(["run", "-d", "--name", "d1", "--network", "dual", IMAGE, "sleep", "600"]);
-    await h.ok(["run", "-d", "--name", "d2", "--network", "dual", "-p", "8081:80", IMAGE, "httpd", "-f", "-p", "80", "-h", "/www"]);
+    await h.ok([
+      "run",
+      "-d",
+      "--name",
+      "d2",
+      "--network",
+      "dual",
+      "-p",
+      "8081:80",
+      IMAGE,
+      "httpd",
+      "-f",
+      "-p",
+      "80",
+      "-h",
+      "/www",
+    ]);
     const d2 = (await inspect("d2")).NetworkSettings.Networks.dual!;
     expect(d2.IPAddress.startsWith("198.18.43.")).toBe(true);
     expect(d2.GlobalIPv6Address.startsWith("2001:db8:43::")).toBe(true);

@@ -3,7 +3,14 @@ import { type NetworkState, findLeaks } from "./find.ts";
 
 const attachment = { containerID: "c1", ifName: "eth0", netns: "/run/netns/c1", addresses: ["198.18.0.2"] };
 const reservation = { ip: "198.18.0.2", id: "c1", ifname: "eth0", dir: "/d/net" };
-const state = (over: Partial<NetworkState>): NetworkState => ({ name: "net", usesHostLocal: true, attachments: [attachment], reservations: [reservation], unknown: [], ...over });
+const state = (over: Partial<NetworkState>): NetworkState => ({
+  name: "net",
+  usesHostLocal: true,
+  attachments: [attachment],
+  reservations: [reservation],
+  unknown: [],
+  ...over,
+});
 
 describe("findLeaks", () => {
   test("finds nothing when every attachment has its netns and its reservation", () => {
@@ -12,7 +19,16 @@ describe("findLeaks", () => {
 
   test("calls an attachment with no recorded netns stale", () => {
     const leaks = findLeaks(state({ attachments: [{ ...attachment, netns: "" }] }), () => true);
-    expect(leaks).toEqual([{ network: "net", kind: "stale attachment", containerID: "c1", ifName: "eth0", where: "-", why: "the cache records no netns" }]);
+    expect(leaks).toEqual([
+      {
+        network: "net",
+        kind: "stale attachment",
+        containerID: "c1",
+        ifName: "eth0",
+        where: "-",
+        why: "the cache records no netns",
+      },
+    ]);
   });
 
   test("names the holder when a cached address is reserved by another attachment", () => {

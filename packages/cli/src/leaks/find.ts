@@ -46,7 +46,12 @@ export interface NetworkState {
 }
 
 /** The kinds of finding; "unknown attachment" and "damaged reservation" are reported, never released blindly. */
-export type LeakKind = "stale attachment" | "leaked address" | "missing reservation" | "unknown attachment" | "damaged reservation";
+export type LeakKind =
+  | "stale attachment"
+  | "leaked address"
+  | "missing reservation"
+  | "unknown attachment"
+  | "damaged reservation";
 
 /** One finding of the report. */
 export interface Leak {
@@ -82,20 +87,44 @@ export function findLeaks(state: NetworkState, netnsExists: (path: string) => bo
   for (const a of state.attachments) {
     if (!live(a)) {
       const why = a.netns === "" ? "the cache records no netns" : "its netns no longer exists; DEL never ran";
-      out.push({ ...base, kind: "stale attachment", containerID: a.containerID, ifName: a.ifName, where: a.netns === "" ? "-" : a.netns, why });
+      out.push({
+        ...base,
+        kind: "stale attachment",
+        containerID: a.containerID,
+        ifName: a.ifName,
+        where: a.netns === "" ? "-" : a.netns,
+        why,
+      });
     }
   }
   for (const u of state.unknown) {
     const held = state.reservations.filter((r) => !r.damaged && mayHold(u, r)).map((r) => r.ip);
     const keeps = held.length > 0 ? `; keeps ${held.join(", ")} reserved` : "";
-    out.push({ ...base, kind: "unknown attachment", containerID: "?", ifName: "?", where: u.file, why: `cache record ${u.reason}: its owner is unknown, never released${keeps}` });
+    out.push({
+      ...base,
+      kind: "unknown attachment",
+      containerID: "?",
+      ifName: "?",
+      where: u.file,
+      why: `cache record ${u.reason}: its owner is unknown, never released${keeps}`,
+    });
   }
   if (!state.usesHostLocal) return out;
   for (const r of state.reservations) {
     if (r.damaged === true) {
       const owner = state.attachments.find((a) => live(a) && a.addresses.includes(r.ip));
-      const fix = owner === undefined ? "no live attachment lists it: --repair releases it" : `live ${owner.containerID} ${owner.ifName} lists it: --repair rewrites it`;
-      out.push({ ...base, kind: "damaged reservation", containerID: "?", ifName: "?", where: r.ip, why: `content ${JSON.stringify(r.content ?? "")} in ${r.dir} is no holder; ${fix}` });
+      const fix =
+        owner === undefined
+          ? "no live attachment lists it: --repair releases it"
+          : `live ${owner.containerID} ${owner.ifName} lists it: --repair rewrites it`;
+      out.push({
+        ...base,
+        kind: "damaged reservation",
+        containerID: "?",
+        ifName: "?",
+        where: r.ip,
+        why: `content ${JSON.stringify(r.content ?? "")} in ${r.dir} is no holder; ${fix}`,
+      });
       continue;
     }
     if (state.attachments.some((a) => holds(r, a)) || state.unknown.some((u) => mayHold(u, r))) continue;
@@ -108,7 +137,9 @@ export function findLeaks(state: NetworkState, netnsExists: (path: string) => bo
       if (reserved.some((r) => holds(r, a) || r.damaged === true)) continue;
       const other = reserved[0];
       const why =
-        other === undefined ? "the cached result lists it but no reservation file exists" : `reserved by ${other.id} ${other.ifname ?? "(legacy)"} instead`;
+        other === undefined
+          ? "the cached result lists it but no reservation file exists"
+          : `reserved by ${other.id} ${other.ifname ?? "(legacy)"} instead`;
       out.push({ ...base, kind: "missing reservation", containerID: a.containerID, ifName: a.ifName, where: ip, why });
     }
   }

@@ -63,7 +63,12 @@ export function readReservations(dataDir: string, network: string): HostLocalRes
       continue;
     }
     const holder = parseHolder(content);
-    out.push({ ip: formatIP(ip), id: holder.id, ...(holder.ifname !== undefined ? { ifname: holder.ifname } : {}), dir });
+    out.push({
+      ip: formatIP(ip),
+      id: holder.id,
+      ...(holder.ifname !== undefined ? { ifname: holder.ifname } : {}),
+      dir,
+    });
   }
   return out;
 }
@@ -92,18 +97,36 @@ export function candidatesOf(network: string, fileName: string): { containerID: 
 }
 
 /** The unreadable cache records that may belong to `network`. */
-export function unknownAttachments(network: string, cacheDir: string, records: readonly UnreadableRecord[]): UnknownAttachment[] {
+export function unknownAttachments(
+  network: string,
+  cacheDir: string,
+  records: readonly UnreadableRecord[],
+): UnknownAttachment[] {
   return records
-    .map((r) => ({ file: join(cacheDir, "results", escapeForReport(r.name, 200)), reason: r.reason, candidates: candidatesOf(network, r.name) }))
+    .map((r) => ({
+      file: join(cacheDir, "results", escapeForReport(r.name, 200)),
+      reason: r.reason,
+      candidates: candidatesOf(network, r.name),
+    }))
     .filter((u) => u.candidates.length > 0);
 }
 
 /** What the cache and host-local's stores hold for `list`, given all cached attachments and the unreadable records. */
-export function networkState(list: NetworkConfigList, cacheDir: string, cached: readonly NetworkAttachment[], unreadable: readonly UnreadableRecord[] = []): NetworkState {
+export function networkState(
+  list: NetworkConfigList,
+  cacheDir: string,
+  cached: readonly NetworkAttachment[],
+  unreadable: readonly UnreadableRecord[] = [],
+): NetworkState {
   const dataDirs = hostLocalDataDirs(list);
   const attachments: CachedAttachment[] = cached
     .filter((a) => a.network === list.name)
-    .map((a) => ({ containerID: a.containerID, ifName: a.ifName, netns: a.netns, addresses: dataDirs.length > 0 ? cachedAddresses(cacheDir, a) : [] }));
+    .map((a) => ({
+      containerID: a.containerID,
+      ifName: a.ifName,
+      netns: a.netns,
+      addresses: dataDirs.length > 0 ? cachedAddresses(cacheDir, a) : [],
+    }));
   return {
     name: list.name,
     usesHostLocal: dataDirs.length > 0,

@@ -71,15 +71,48 @@ function machine(): Real {
       gc: async () => hostLocal.gc?.(call("GC")),
     };
   };
-  const bridge = bridgeHandlers({ kernel, ipam, firewall: new FakeFirewall(), random: cryptoBytes, sleep: async () => {}, warn: () => {} });
-  const conf = { cniVersion: "1.0.0", name: NET, plugins: [{ type: "bridge", bridge: "mbr0", ipam: { type: "host-local", dataDir, ranges: [[{ subnet: "198.18.90.0/28" }]] } }] };
-  return { kernel, bridge, list: parseConfList(JSON.stringify(conf)), cache: new DiskCache(cacheDir), cacheDir, dataDir };
+  const bridge = bridgeHandlers({
+    kernel,
+    ipam,
+    firewall: new FakeFirewall(),
+    random: cryptoBytes,
+    sleep: async () => {},
+    warn: () => {},
+  });
+  const conf = {
+    cniVersion: "1.0.0",
+    name: NET,
+    plugins: [
+      {
+        type: "bridge",
+        bridge: "mbr0",
+        ipam: { type: "host-local", dataDir, ranges: [[{ subnet: "198.18.90.0/28" }]] },
+      },
+    ],
+  };
+  return {
+    kernel,
+    bridge,
+    list: parseConfList(JSON.stringify(conf)),
+    cache: new DiskCache(cacheDir),
+    cacheDir,
+    dataDir,
+  };
 }
 
 function args(real: Real, command: string, i: number, netns = nsOf(i)): CmdArgs {
   const plugin = real.list.plugins[0]!;
   const config = { ...(plugin.network as object), name: NET, cniVersion: real.list.cniVersion } as CmdArgs["config"];
-  return { command, containerID: cid(i), netns, ifName: "eth0", args: "", path: "", stdinData: new Uint8Array(), config };
+  return {
+    command,
+    containerID: cid(i),
+    netns,
+    ifName: "eth0",
+    args: "",
+    path: "",
+    stdinData: new Uint8Array(),
+    config,
+  };
 }
 
 /** A DEL as the runtime runs it (AL-3): the plugin, then the cache record. */
@@ -106,7 +139,10 @@ async function runtimeGc(real: Real, valid: { containerID: string; ifname: strin
 function check(model: Model, real: Real): void {
   const seen = new Map<string, number>();
   for (const [i, ip] of model.live) {
-    const on = real.kernel.snapshot(nsOf(i)).addresses.filter((a) => a.dev === "eth0" && a.family === 4).map((a) => a.cidr.split("/")[0]);
+    const on = real.kernel
+      .snapshot(nsOf(i))
+      .addresses.filter((a) => a.dev === "eth0" && a.family === 4)
+      .map((a) => a.cidr.split("/")[0]);
     expect(on).toEqual([ip]);
     if (model.forgotten.has(i)) continue;
     expect(seen.has(ip) ? `${ip} shared by ${seen.get(ip)} and ${i}` : "").toBe("");
@@ -114,7 +150,8 @@ function check(model: Model, real: Real): void {
     expect(existsSync(join(real.dataDir, NET, ip)) ? "" : `live ${i}'s ${ip} was released`).toBe("");
   }
   // A forgotten attachment may share with another only because its own record was lost.
-  for (const [i, ip] of model.live) if (model.forgotten.has(i)) expect([...seen.values()].includes(i)).toBe(false), void ip;
+  for (const [i, ip] of model.live)
+    if (model.forgotten.has(i)) expect([...seen.values()].includes(i)).toBe(false), void ip;
 }
 
 type Cmd = fc.AsyncCommand<Model, Real>;
@@ -174,11 +211,18 @@ class Die implements Cmd {
 }
 
 class Corrupt implements Cmd {
-  constructor(readonly i: number, readonly what: "cache" | "store", readonly kind: string) {}
+  constructor(
+    readonly i: number,
+    readonly what: "cache" | "store",
+    readonly kind: string,
+  ) {}
   check = (m: Readonly<Model>): boolean => m.live.has(this.i) || m.dead.has(this.i);
   async run(m: Model, r: Real): Promise<void> {
     const ip = m.live.get(this.i) ?? m.dead.get(this.i)!;
-    const path = this.what === "cache" ? join(r.cacheDir, "results", cacheFileName(NET, { containerID: cid(this.i), ifName: "eth0" })) : join(r.dataDir, NET, ip);
+    const path =
+      this.what === "cache"
+        ? join(r.cacheDir, "results", cacheFileName(NET, { containerID: cid(this.i), ifName: "eth0" }))
+        : join(r.dataDir, NET, ip);
     if (this.kind === "deleted" && existsSync(path)) m.forgotten.add(this.i);
     corrupt(path, this.kind);
     check(m, r);
@@ -193,9 +237,15 @@ class Repair implements Cmd {
     const netnsExists = (p: string): boolean => r.kernel.namespaces().includes(p);
     const states = await networkStates([r.list], runtime);
     const leaks = states.flatMap((s) => findLeaks(s, netnsExists));
-    await repairNetworks([r.list], states, leaks, { netnsExists, lockDirs: [], gc: (_l, valid) => runtimeGc(r, valid) });
+    await repairNetworks([r.list], states, leaks, {
+      netnsExists,
+      lockDirs: [],
+      gc: (_l, valid) => runtimeGc(r, valid),
+    });
     // Repair DELs dead attachments whose record it can read.
-    for (const i of [...m.dead.keys()]) if (!existsSync(join(r.cacheDir, "results", cacheFileName(NET, { containerID: cid(i), ifName: "eth0" })))) m.dead.delete(i);
+    for (const i of [...m.dead.keys()])
+      if (!existsSync(join(r.cacheDir, "results", cacheFileName(NET, { containerID: cid(i), ifName: "eth0" }))))
+        m.dead.delete(i);
     check(m, r);
   }
   toString = (): string => "leaks --repair";
@@ -205,7 +255,10 @@ class Gc implements Cmd {
   check = (): boolean => true;
   async run(m: Model, r: Real): Promise<void> {
     // The runtime knows which pods run (GC-1): exactly the live ones.
-    await runtimeGc(r, [...m.live.keys()].map((i) => ({ containerID: cid(i), ifname: "eth0" })));
+    await runtimeGc(
+      r,
+      [...m.live.keys()].map((i) => ({ containerID: cid(i), ifname: "eth0" })),
+    );
     m.dead.clear();
     check(m, r);
   }
@@ -221,7 +274,9 @@ const commands = fc.commands(
     i.map((n) => new Add(n) as Cmd),
     i.map((n) => new Del(n) as Cmd),
     i.map((n) => new Die(n) as Cmd),
-    fc.tuple(i, fc.constantFrom("cache", "store") as fc.Arbitrary<"cache" | "store">, kind).map(([n, w, k]) => new Corrupt(n, w, k) as Cmd),
+    fc
+      .tuple(i, fc.constantFrom("cache", "store") as fc.Arbitrary<"cache" | "store">, kind)
+      .map(([n, w, k]) => new Corrupt(n, w, k) as Cmd),
     fc.constant(new Repair() as Cmd),
     fc.constant(new Gc() as Cmd),
   ],
@@ -233,7 +288,10 @@ describe("ADD, DEL, corruption, leaks --repair and GC interleaved (issue 16 item
     await fc.assert(
       fc.asyncProperty(commands, async (cmds) => {
         const real = machine();
-        await fc.asyncModelRun(() => ({ model: { live: new Map(), dead: new Map(), forgotten: new Set<number>() }, real }), cmds);
+        await fc.asyncModelRun(
+          () => ({ model: { live: new Map(), dead: new Map(), forgotten: new Set<number>() }, real }),
+          cmds,
+        );
       }),
       { numRuns: 400 },
     );
@@ -242,10 +300,19 @@ describe("ADD, DEL, corruption, leaks --repair and GC interleaved (issue 16 item
   test("the hostile run's case: a live pod's truncated cache record and another pod's death, then repair and a new ADD", async () => {
     const real = machine();
     const model: Model = { live: new Map(), dead: new Map(), forgotten: new Set() };
-    for (const c of [new Add(1), new Add(2), new Corrupt(2, "cache", "truncated"), new Die(1), new Repair(), new Add(0), new Corrupt(0, "store", "garbage"), new Gc(), new Add(1)]) {
+    for (const c of [
+      new Add(1),
+      new Add(2),
+      new Corrupt(2, "cache", "truncated"),
+      new Die(1),
+      new Repair(),
+      new Add(0),
+      new Corrupt(0, "store", "garbage"),
+      new Gc(),
+      new Add(1),
+    ]) {
       await c.run(model, real);
     }
     expect(model.live.size).toBe(3);
   });
 });
-

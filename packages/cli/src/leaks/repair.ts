@@ -29,10 +29,18 @@ export function unknownOwners(state: NetworkState): { containerID: string; ifnam
 }
 
 /** Repairs every network of `lists` with something repairable among `leaks`; returns the error messages. */
-export async function repairNetworks(lists: readonly NetworkConfigList[], states: readonly NetworkState[], leaks: readonly Leak[], ports: RepairPorts): Promise<string[]> {
+export async function repairNetworks(
+  lists: readonly NetworkConfigList[],
+  states: readonly NetworkState[],
+  leaks: readonly Leak[],
+  ports: RepairPorts,
+): Promise<string[]> {
   const errors: string[] = [];
   for (const list of lists) {
-    if (!leaks.some((l) => l.network === list.name && l.kind !== "missing reservation" && l.kind !== "unknown attachment")) continue;
+    if (
+      !leaks.some((l) => l.network === list.name && l.kind !== "missing reservation" && l.kind !== "unknown attachment")
+    )
+      continue;
     const state = states.find((s) => s.name === list.name);
     if (state === undefined) continue;
     const live = state.attachments.filter((a) => a.netns !== "" && ports.netnsExists(a.netns));
@@ -45,7 +53,11 @@ export async function repairNetworks(lists: readonly NetworkConfigList[], states
         errors.push(...report.errors.map((e) => `${list.name}: ${e}`));
         busy.push(...report.busy);
       }
-      await ports.gc(list, [...live.map((a) => ({ containerID: a.containerID, ifname: a.ifName })), ...unknown, ...busy]);
+      await ports.gc(list, [
+        ...live.map((a) => ({ containerID: a.containerID, ifname: a.ifName })),
+        ...unknown,
+        ...busy,
+      ]);
     } catch (err) {
       errors.push(`${list.name}: ${CniError.from(err).msg}`);
     }

@@ -3,14 +3,21 @@
  */
 import type { Leak, LeakKind } from "./find.ts";
 
-const KINDS: readonly LeakKind[] = ["stale attachment", "leaked address", "missing reservation", "unknown attachment", "damaged reservation"];
+const KINDS: readonly LeakKind[] = [
+  "stale attachment",
+  "leaked address",
+  "missing reservation",
+  "unknown attachment",
+  "damaged reservation",
+];
 
 /** The findings as an aligned table (network, kind, container, ifname, address or netns, why). */
 export function leakTable(leaks: readonly Leak[]): string {
   const head = ["NETWORK", "KIND", "CONTAINER", "IFNAME", "ADDRESS/NETNS", "WHY"];
   const cells = leaks.map((l) => [l.network, l.kind, l.containerID, l.ifName, l.where, l.why]);
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((r) => (r[i] ?? "").length)));
-  const line = (r: readonly string[]): string => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join("  ");
+  const line = (r: readonly string[]): string =>
+    r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join("  ");
   return `${[head, ...cells].map(line).join("\n")}\n`;
 }
 

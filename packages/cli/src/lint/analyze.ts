@@ -79,11 +79,16 @@ function listNotes(list: NetworkConfigList): { problems: string[]; notes: string
   const notes: string[] = [];
   // VAL-1/VAL-5: libcni loads any name, but ADD rejects it.
   if (!NAME_RE.test(list.name)) {
-    problems.push(`name: network name ${JSON.stringify(list.name)} is not allowed (letters, digits, '_', '.', '-', starting with a letter or digit); ADD will fail`);
+    problems.push(
+      `name: network name ${JSON.stringify(list.name)} is not allowed (letters, digits, '_', '.', '-', starting with a letter or digit); ADD will fail`,
+    );
   }
-  if (list.cniVersion === "") notes.push("no cniVersion: treated as 0.1.0, so CHECK is not supported and DEL gets no cached result");
+  if (list.cniVersion === "")
+    notes.push("no cniVersion: treated as 0.1.0, so CHECK is not supported and DEL gets no cached result");
   else if (!isKnownVersion(list.cniVersion)) {
-    problems.push(`cniVersion: ${JSON.stringify(list.cniVersion)} is not a CNI version (known: 0.1.0 to 1.1.0); plugins will reject it`);
+    problems.push(
+      `cniVersion: ${JSON.stringify(list.cniVersion)} is not a CNI version (known: 0.1.0 to 1.1.0); plugins will reject it`,
+    );
   }
   return { problems, notes };
 }
@@ -94,13 +99,19 @@ function reportFile(file: ConfFile, dropIns: DropInReader): FileReport {
   const issues = kind === "list" ? checkConfList(file.bytes) : checkPluginConf(file.bytes);
   if (issues.length > 0) {
     const problems = issues.map((i) => issueText(i, file.path));
-    if (kind === "single" && issues.some((i) => i.message.endsWith("missing 'type'")) && file.bytes.length > 0 && /"plugins"\s*:/.test(new TextDecoder().decode(file.bytes))) {
+    if (
+      kind === "single" &&
+      issues.some((i) => i.message.endsWith("missing 'type'")) &&
+      file.bytes.length > 0 &&
+      /"plugins"\s*:/.test(new TextDecoder().decode(file.bytes))
+    ) {
       problems.push(`${file.path}: this looks like a list: rename it to .conflist`);
     }
     return { path: file.path, kind, name, list: undefined, problems, notes: [] };
   }
   try {
-    const list = kind === "list" ? confListFromFile(file, dropIns) : confToList(parsePluginConf(file.bytes, file.path), file.path);
+    const list =
+      kind === "list" ? confListFromFile(file, dropIns) : confToList(parsePluginConf(file.bytes, file.path), file.path);
     const { problems, notes } = listNotes(list);
     if (kind === "single") notes.push("single-plugin file (deprecated format): it is wrapped into a one-plugin list");
     return { path: file.path, kind, name, list, problems: problems.map((p) => `${file.path}: ${p}`), notes };
@@ -115,7 +126,10 @@ function why(files: readonly string[], winner: string | undefined): string {
   if (losers.length === 0) return `defined only in ${basename(winner)}`;
   return losers
     .map((l) => {
-      const reason = winner.endsWith(".conflist") && !l.endsWith(".conflist") ? ".conflist files are loaded first" : "first in sort order";
+      const reason =
+        winner.endsWith(".conflist") && !l.endsWith(".conflist")
+          ? ".conflist files are loaded first"
+          : "first in sort order";
       return `${basename(winner)} wins over ${basename(l)}: ${reason}`;
     })
     .join("; ");
@@ -151,11 +165,14 @@ export function analyzeConfDir(dir: string, files: readonly ConfFile[], dropIns:
     }
     const intended = loaded ?? same.find((r) => r.list !== undefined)?.list;
     const problems: string[] = [];
-    if (loadError !== undefined) problems.push(`network ${JSON.stringify(name)} cannot be loaded: ${explainLoadError(loadError, same, reports)}`);
+    if (loadError !== undefined)
+      problems.push(`network ${JSON.stringify(name)} cannot be loaded: ${explainLoadError(loadError, same, reports)}`);
     const paths = same.map((r) => r.path);
     const used = intended?.source ?? paths[0] ?? "";
     if (paths.length > 1) {
-      problems.push(`network ${JSON.stringify(name)} is defined in ${paths.length} files (${paths.map((p) => basename(p)).join(", ")}); only ${basename(used)} is used`);
+      problems.push(
+        `network ${JSON.stringify(name)} is defined in ${paths.length} files (${paths.map((p) => basename(p)).join(", ")}); only ${basename(used)} is used`,
+      );
     }
     return { name, files: paths, loaded, loadError, intended, why: why(paths, intended?.source), problems };
   });

@@ -33,7 +33,8 @@ export function sharedProbe(probe: PluginProbe): PluginProbe {
   const asked = new Map<string, Promise<readonly string[]>>();
   return {
     find: (type) => found.get(type) ?? (found.set(type, probe.find(type)), found.get(type) as Promise<string>),
-    versions: (path) => asked.get(path) ?? (asked.set(path, probe.versions(path)), asked.get(path) as Promise<readonly string[]>),
+    versions: (path) =>
+      asked.get(path) ?? (asked.set(path, probe.versions(path)), asked.get(path) as Promise<readonly string[]>),
   };
 }
 
@@ -42,13 +43,25 @@ async function checkOne(type: string, where: string, version: string, probe: Plu
   try {
     path = await probe.find(type);
   } catch (err) {
-    return { type, where, path: undefined, supported: undefined, problem: `${where}: plugin "${type}" is not installed: ${message(err)}` };
+    return {
+      type,
+      where,
+      path: undefined,
+      supported: undefined,
+      problem: `${where}: plugin "${type}" is not installed: ${message(err)}`,
+    };
   }
   let supported: readonly string[];
   try {
     supported = await probe.versions(path);
   } catch (err) {
-    return { type, where, path, supported: undefined, problem: `${where}: plugin "${type}" (${path}) did not answer VERSION: ${message(err)}` };
+    return {
+      type,
+      where,
+      path,
+      supported: undefined,
+      problem: `${where}: plugin "${type}" (${path}) did not answer VERSION: ${message(err)}`,
+    };
   }
   const ok = supported.includes(version);
   const problem = ok

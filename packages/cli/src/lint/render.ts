@@ -42,13 +42,18 @@ export function renderLint(view: LintView): string {
   out.push(`CNI config directory: ${report.dir}`);
   out.push(`Plugins are looked up in: ${view.pathList.join(":")} (${view.pathSource})`);
   out.push("");
-  out.push(report.files.length === 0 ? "Files: none (.conflist, .conf or .json)" : "Files, in the order libcni reads them (.conflist first, then .conf/.json, each sorted by name):");
+  out.push(
+    report.files.length === 0
+      ? "Files: none (.conflist, .conf or .json)"
+      : "Files, in the order libcni reads them (.conflist first, then .conf/.json, each sorted by name):",
+  );
   for (const f of report.files) {
     if (f.list !== undefined) out.push(`  ${basename(f.path)}: ${summary(f.list)}`);
     else out.push(`  ${basename(f.path)}: BROKEN, see the problems below`);
     for (const n of f.notes) out.push(`      note: ${n}`);
   }
-  for (const name of view.ignored) out.push(`  ${name}: ignored (extensions are case-sensitive: use .conflist, .conf or .json)`);
+  for (const name of view.ignored)
+    out.push(`  ${name}: ignored (extensions are case-sensitive: use .conflist, .conf or .json)`);
 
   if (report.networks.length > 0) {
     out.push("");

@@ -32,9 +32,29 @@ export interface WorkerStep {
   state: unknown;
 }
 
-interface IpLink { ifname: string; flags?: string[]; mtu?: number; master?: string; address?: string; linkinfo?: { info_kind?: string } }
-interface IpAddr { ifname: string; addr_info?: { local: string; prefixlen: number; scope?: string }[] }
-interface IpRoute { type?: string; dst: string; gateway?: string; dev?: string; table?: string; protocol?: string; scope?: string; metric?: number; nexthops?: { gateway?: string; dev?: string }[] }
+interface IpLink {
+  ifname: string;
+  flags?: string[];
+  mtu?: number;
+  master?: string;
+  address?: string;
+  linkinfo?: { info_kind?: string };
+}
+interface IpAddr {
+  ifname: string;
+  addr_info?: { local: string; prefixlen: number; scope?: string }[];
+}
+interface IpRoute {
+  type?: string;
+  dst: string;
+  gateway?: string;
+  dev?: string;
+  table?: string;
+  protocol?: string;
+  scope?: string;
+  metric?: number;
+  nexthops?: { gateway?: string; dev?: string }[];
+}
 
 function ipJson<T>(args: string[]): T[] {
   const r = Bun.spawnSync(["ip", "-j", ...args], { stdout: "pipe", stderr: "pipe" });
@@ -56,16 +76,23 @@ function nsState(ns: string | undefined): { links: string[]; addrs: string[]; ro
     return `${l.ifname} kind=${l.linkinfo?.info_kind ?? ""} master=${l.master ?? ""} mtu=${l.mtu} mac=${l.address} flags=${flags.join(",")}`;
   });
   const addrs = ipJson<IpAddr>([...n, "addr", "show"]).flatMap((l) =>
-    (l.addr_info ?? []).filter((a) => !linkLocal(a.local)).map((a) => `${l.ifname} ${a.local}/${a.prefixlen} ${a.scope ?? ""}`),
+    (l.addr_info ?? [])
+      .filter((a) => !linkLocal(a.local))
+      .map((a) => `${l.ifname} ${a.local}/${a.prefixlen} ${a.scope ?? ""}`),
   );
   // Local, broadcast, anycast and multicast routes follow the addresses (an IPv6 one only
   // once DAD is done), so only the routes a plugin adds or the kernel derives from prefixes.
   const derived = new Set(["local", "broadcast", "anycast", "multicast"]);
   const routes = ipJson<IpRoute>([...n, "route", "show", "table", "all"])
     .filter((r) => !linkLocal(r.dst) && !derived.has(r.type ?? ""))
-    .map((r) => `${r.type ?? "unicast"} ${r.dst} via=${r.gateway ?? ""} dev=${r.dev ?? ""} table=${r.table ?? "main"} proto=${r.protocol ?? ""} scope=${r.scope ?? ""} metric=${r.metric ?? ""} nh=${(r.nexthops ?? []).map((h) => `${h.gateway}@${h.dev}`).join(",")}`);
+    .map(
+      (r) =>
+        `${r.type ?? "unicast"} ${r.dst} via=${r.gateway ?? ""} dev=${r.dev ?? ""} table=${r.table ?? "main"} proto=${r.protocol ?? ""} scope=${r.scope ?? ""} metric=${r.metric ?? ""} nh=${(r.nexthops ?? []).map((h) => `${h.gateway}@${h.dev}`).join(",")}`,
+    );
   const keys = ["net/ipv4/ip_forward", "net/ipv6/conf/all/forwarding"].map((k) => `/proc/sys/${k}`);
-  const read = Bun.spawnSync(ns === undefined ? ["cat", ...keys] : ["ip", "netns", "exec", ns, "cat", ...keys], { stdout: "pipe" });
+  const read = Bun.spawnSync(ns === undefined ? ["cat", ...keys] : ["ip", "netns", "exec", ns, "cat", ...keys], {
+    stdout: "pipe",
+  });
   return { links, addrs, routes, forwarding: read.stdout.toString().trim().replace(/\n/g, " ") };
 }
 

@@ -52,7 +52,14 @@ export function parseCnitoolArgs(argv: readonly string[]): CnitoolArgs {
     const arg = argv[i] ?? "";
     const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
     const name = eq > 0 ? arg.slice(0, eq) : arg;
-    const known = name === "-i" || name === "--ifname" ? "ifname" : name === "--cache-dir" ? "cache-dir" : name === "--timeout" ? "timeout" : undefined;
+    const known =
+      name === "-i" || name === "--ifname"
+        ? "ifname"
+        : name === "--cache-dir"
+          ? "cache-dir"
+          : name === "--timeout"
+            ? "timeout"
+            : undefined;
     if (known === undefined) {
       if (arg.startsWith("-") && arg !== "-") throw new UsageError(`unknown flag "${arg}"`);
       positionals.push(arg);
@@ -138,7 +145,11 @@ export async function setup(io: CommandIO, args: CnitoolArgs): Promise<CnitoolSe
  * Runs a verb body with cnitool's error handling, except that a CNI error goes to stdout
  * as a CNI error object (exit 1) rather than text on stderr; usage errors exit 2.
  */
-export async function runVerb(io: CommandIO, help: string, body: (args: CnitoolArgs) => Promise<void>): Promise<number> {
+export async function runVerb(
+  io: CommandIO,
+  help: string,
+  body: (args: CnitoolArgs) => Promise<void>,
+): Promise<number> {
   try {
     await body(parseCnitoolArgs(io.argv));
     return 0;

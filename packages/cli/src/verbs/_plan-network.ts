@@ -9,7 +9,14 @@ import { loadNetwork } from "@tscni/config";
 import type { Firewall, FirewallTx } from "@tscni/firewall";
 import type { Kernel, KernelOp } from "@tscni/kernel";
 import { hostLocalHandlers } from "@tscni/plugins/host-local";
-import { cryptoBytes, lazyLinuxFirewall, opsOf, toCurrent, type PlanStep, type RandomBytes } from "@tscni/plugins/shared";
+import {
+  cryptoBytes,
+  lazyLinuxFirewall,
+  opsOf,
+  toCurrent,
+  type PlanStep,
+  type RandomBytes,
+} from "@tscni/plugins/shared";
 import { buildRequest } from "@tscni/runtime";
 import type { CmdArgs } from "@tscni/skel";
 import type { Result100 } from "@tscni/spec";
@@ -30,7 +37,11 @@ const PLANNERS: Readonly<Record<string, () => Promise<Planner>>> = {
 };
 
 /** A chained plugin that can say what its ADD would do with the interface plugin's result. */
-type ChainedPlanner = (a: CmdArgs, prev: Result100, ops: readonly KernelOp[]) => Promise<{ firewall: FirewallTx; notes: string[]; ops?: KernelOp[] }>;
+type ChainedPlanner = (
+  a: CmdArgs,
+  prev: Result100,
+  ops: readonly KernelOp[],
+) => Promise<{ firewall: FirewallTx; notes: string[]; ops?: KernelOp[] }>;
 
 /** The chained plugins `cni plan` can plan, loaded on use. */
 const CHAINED_PLANNERS: Readonly<Record<string, () => Promise<ChainedPlanner>>> = {
@@ -64,16 +75,26 @@ export interface NetworkPlanOptions {
 async function peekIpam(type: string, a: CmdArgs): Promise<Result100 | undefined> {
   if (type === "") return undefined;
   // static keeps no state: its ADD is already a read-only answer.
-  if (type === "static") return toCurrent(await (await import("@tscni/plugins/static")).definition.handlers.add!({ ...a, command: "ADD" }));
-  if (type !== "host-local") throw new Error(`cannot plan IPAM "${type}": only host-local and static can be planned without reserving an address`);
-  return toCurrent(await hostLocalHandlers((dataDir, network) => new PeekStore(dataDir, network)).add({ ...a, command: "ADD" }));
+  if (type === "static")
+    return toCurrent(await (await import("@tscni/plugins/static")).definition.handlers.add!({ ...a, command: "ADD" }));
+  if (type !== "host-local")
+    throw new Error(
+      `cannot plan IPAM "${type}": only host-local and static can be planned without reserving an address`,
+    );
+  return toCurrent(
+    await hostLocalHandlers((dataDir, network) => new PeekStore(dataDir, network)).add({ ...a, command: "ADD" }),
+  );
 }
 
 /** Plans the ADD of `netName` (from NETCONFPATH) into `netns`. */
 export async function planNetwork(netName: string, netns: string, opts: NetworkPlanOptions): Promise<NetworkPlan> {
   const list = await loadNetwork(opts.env.NETCONFPATH || DEFAULT_NET_DIR, netName);
   const absNetns = resolve(netns);
-  const rt = { containerID: cnitoolContainerID(absNetns), netns: absNetns, ifName: opts.ifName || opts.env.CNI_IFNAME || "eth0" };
+  const rt = {
+    containerID: cnitoolContainerID(absNetns),
+    netns: absNetns,
+    ifName: opts.ifName || opts.env.CNI_IFNAME || "eth0",
+  };
   const kernel = opts.kernel ?? (await import("@tscni/kernel/linux")).createLinuxKernel();
   const ports = { kernel, random: opts.random ?? cryptoBytes, firewall: opts.firewall ?? lazyLinuxFirewall() };
   const ops: KernelOp[] = [];
@@ -105,7 +126,9 @@ export async function planNetwork(netName: string, netns: string, opts: NetworkP
     const load = Object.hasOwn(PLANNERS, type) ? PLANNERS[type] : undefined;
     // Chained plugins see the first one's result; only the first interface plugin is planned.
     if (load === undefined || ops.length > 0) {
-      notes.push(`${type}: not planned (${load === undefined ? "no planner for this plugin" : "runs after the interface plugin"})`);
+      notes.push(
+        `${type}: not planned (${load === undefined ? "no planner for this plugin" : "runs after the interface plugin"})`,
+      );
       continue;
     }
     const a = argsFor(plugin);

@@ -21,7 +21,8 @@ function table(rows: readonly NetworkAttachment[]): string {
   const head = ["NETWORK", "CONTAINER", "IFNAME", "NETNS"];
   const cells = rows.map((a) => [a.network, a.containerID, a.ifName, a.netns === "" ? "-" : a.netns]);
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((r) => (r[i] ?? "").length)));
-  const line = (r: readonly string[]): string => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join("  ");
+  const line = (r: readonly string[]): string =>
+    r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join("  ");
   return `${[head, ...cells].map(line).join("\n")}\n`;
 }
 
@@ -50,10 +51,17 @@ export const verb: Verb = {
       }
       if (sub === "show") {
         const [network, containerID, ifName] = rest;
-        if (network === undefined || containerID === undefined || ifName === undefined) throw new UsageError("cache show needs <network-name> <container-id> <ifname>");
+        if (network === undefined || containerID === undefined || ifName === undefined)
+          throw new UsageError("cache show needs <network-name> <container-id> <ifname>");
         const name = cacheFileName(network, { containerID, ifName });
-        const text = await Bun.file(`${runtime.cacheDir}/results/${name}`).text().catch(() => undefined);
-        if (text === undefined) throw new CniError(ErrorCode.UnknownContainer, `no cached attachment ${JSON.stringify(name)} in ${runtime.cacheDir}`);
+        const text = await Bun.file(`${runtime.cacheDir}/results/${name}`)
+          .text()
+          .catch(() => undefined);
+        if (text === undefined)
+          throw new CniError(
+            ErrorCode.UnknownContainer,
+            `no cached attachment ${JSON.stringify(name)} in ${runtime.cacheDir}`,
+          );
         const record = parseRecord(text, name);
         // The config is stored as base64 (CACHE-3); show it as the JSON it is.
         if (typeof record.config === "string") {
@@ -67,6 +75,8 @@ export const verb: Verb = {
         io.stdout(`${JSON.stringify(record, null, 4)}\n`);
         return;
       }
-      throw new UsageError(sub === undefined ? "cache needs a subcommand: ls or show" : `unknown cache subcommand "${sub}"`);
+      throw new UsageError(
+        sub === undefined ? "cache needs a subcommand: ls or show" : `unknown cache subcommand "${sub}"`,
+      );
     }),
 };

@@ -22,11 +22,15 @@ describe("cnitool's container ID", () => {
 
 describe("cnitool's CNI_ARGS parsing", () => {
   test("accepts K=V pairs separated by ';' (CT-2)", () => {
-    expect(parseCniArgsStrict("IgnoreUnknown=1;IP=198.18.0.9")).toEqual([["IgnoreUnknown", "1"], ["IP", "198.18.0.9"]]);
+    expect(parseCniArgsStrict("IgnoreUnknown=1;IP=198.18.0.9")).toEqual([
+      ["IgnoreUnknown", "1"],
+      ["IP", "198.18.0.9"],
+    ]);
   });
 
   test("rejects any piece that is not exactly a non-empty key and value (CT-2)", () => {
-    for (const bad of ["A", "A=", "=b", "A=b=c"]) expect(() => parseCniArgsStrict(bad)).toThrow(`invalid CNI_ARGS pair "${bad}"`);
+    for (const bad of ["A", "A=", "=b", "A=b=c"])
+      expect(() => parseCniArgsStrict(bad)).toThrow(`invalid CNI_ARGS pair "${bad}"`);
     expect(() => parseCniArgsStrict("A=1;")).toThrow('invalid CNI_ARGS pair ""');
   });
 });
@@ -34,7 +38,12 @@ describe("cnitool's CNI_ARGS parsing", () => {
 describe("cnitool's flags", () => {
   test("take -i/--ifname, --cache-dir and --timeout in both spellings (CT-1)", () => {
     expect(parseCnitoolArgs(["net", "-i", "net1", "/ns"])).toEqual({ positionals: ["net", "/ns"], ifName: "net1" });
-    expect(parseCnitoolArgs(["--ifname=eth3", "--cache-dir", "/c", "--timeout=1.5", "a", "b"])).toEqual({ positionals: ["a", "b"], ifName: "eth3", cacheDir: "/c", timeoutMs: 1500 });
+    expect(parseCnitoolArgs(["--ifname=eth3", "--cache-dir", "/c", "--timeout=1.5", "a", "b"])).toEqual({
+      positionals: ["a", "b"],
+      ifName: "eth3",
+      cacheDir: "/c",
+      timeoutMs: 1500,
+    });
     expect(() => parseCnitoolArgs(["--bogus"])).toThrow('unknown flag "--bogus"');
   });
 });
@@ -50,7 +59,10 @@ describe("the cnitool verbs", () => {
     sb.install("a", "b");
     confDir = join(sb.dir, "net.d");
     mkdirSync(confDir);
-    const plugins = [{ type: "a", capabilities: { portMappings: true }, fake: { log: sb.log } }, { type: "b", fake: { log: sb.log } }];
+    const plugins = [
+      { type: "a", capabilities: { portMappings: true }, fake: { log: sb.log } },
+      { type: "b", fake: { log: sb.log } },
+    ];
     writeFileSync(join(confDir, "10-net1.conflist"), JSON.stringify({ cniVersion: "1.1.0", name: "net1", plugins }));
   });
   afterEach(() => sb.cleanup());
@@ -69,19 +81,33 @@ describe("the cnitool verbs", () => {
   };
 
   test("add prints the result and runs the plugins with cnitool's container ID, ifname and args (CT-2..CT-4)", async () => {
-    const code = await run(add, ["net1", "relative/ns"], { CNI_ARGS: "IgnoreUnknown=1", CAP_ARGS: '{"portMappings":[{"hostPort":80}],"mac":"x"}', CNI_IFNAME: "eth7" });
+    const code = await run(add, ["net1", "relative/ns"], {
+      CNI_ARGS: "IgnoreUnknown=1",
+      CAP_ARGS: '{"portMappings":[{"hostPort":80}],"mac":"x"}',
+      CNI_IFNAME: "eth7",
+    });
     expect(code).toBe(0);
     expect(JSON.parse(out)).toEqual({ cniVersion: "1.1.0", interfaces: [{ name: "a" }, { name: "b" }] });
     const [first] = sb.calls();
     const abs = resolve("relative/ns");
-    expect(first?.env).toMatchObject({ CNI_CONTAINERID: cnitoolContainerID(abs), CNI_NETNS: abs, CNI_IFNAME: "eth7", CNI_ARGS: "IgnoreUnknown=1" });
+    expect(first?.env).toMatchObject({
+      CNI_CONTAINERID: cnitoolContainerID(abs),
+      CNI_NETNS: abs,
+      CNI_IFNAME: "eth7",
+      CNI_ARGS: "IgnoreUnknown=1",
+    });
     expect((first?.stdin as Record<string, unknown>).runtimeConfig).toEqual({ portMappings: [{ hostPort: 80 }] });
   });
 
   test("the ifname flag wins over CNI_IFNAME, which wins over eth0 (CT-2)", async () => {
     await run(add, ["-i", "net0", "net1", "/ns"], { CNI_IFNAME: "eth7" });
     await run(add, ["net1", "/ns2"]);
-    expect(sb.calls().filter((c) => c.tag === "a").map((c) => c.env.CNI_IFNAME)).toEqual(["net0", "eth0"]);
+    expect(
+      sb
+        .calls()
+        .filter((c) => c.tag === "a")
+        .map((c) => c.env.CNI_IFNAME),
+    ).toEqual(["net0", "eth0"]);
   });
 
   test("errors come out as a CNI error object on stdout with exit status 1 [DIFF from cnitool's stderr]", async () => {
@@ -103,7 +129,14 @@ describe("the cnitool verbs", () => {
     expect(await run(check, ["net1", "/ns"])).toBe(0);
     expect(await run(status, ["net1", "/ns"])).toBe(0);
     expect(await run(del, ["net1", "/ns"])).toBe(0);
-    expect(sb.calls().map((c) => `${c.command} ${c.tag}`)).toEqual(["CHECK a", "CHECK b", "STATUS a", "STATUS b", "DEL b", "DEL a"]);
+    expect(sb.calls().map((c) => `${c.command} ${c.tag}`)).toEqual([
+      "CHECK a",
+      "CHECK b",
+      "STATUS a",
+      "STATUS b",
+      "DEL b",
+      "DEL a",
+    ]);
     await run(add, ["net1", "/ns"]);
     sb.reset();
     expect(await run(gc, ["net1", "/unused"])).toBe(0);
@@ -117,7 +150,12 @@ describe("the cnitool verbs", () => {
     expect(out).toBe(`NETWORK  CONTAINER${" ".repeat(cid.length - 9)}  IFNAME  NETNS\nnet1     ${cid}  eth0    /ns\n`);
     expect(await run(cache, ["show", "net1", cid, "eth0"])).toBe(0);
     const record = JSON.parse(out) as Record<string, unknown>;
-    expect(record).toMatchObject({ kind: "cniCacheV1", containerId: cid, networkName: "net1", config: { name: "net1" } });
+    expect(record).toMatchObject({
+      kind: "cniCacheV1",
+      containerId: cid,
+      networkName: "net1",
+      config: { name: "net1" },
+    });
     expect(await run(cache, ["show", "net1", "other", "eth0"])).toBe(1);
   });
 });

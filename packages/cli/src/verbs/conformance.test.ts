@@ -11,13 +11,23 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 async function run(argv: string[]) {
   let stdout = "";
   let stderr = "";
-  const io: CommandIO = { argv, env: {}, readStdin: async () => new Uint8Array(), stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s) };
+  const io: CommandIO = {
+    argv,
+    env: {},
+    readStdin: async () => new Uint8Array(),
+    stdout: (s) => void (stdout += s),
+    stderr: (s) => void (stderr += s),
+  };
   return { code: await verb.run(io), stdout, stderr };
 }
 
 describe("cni conformance", () => {
   test("parses the plugin directory and the filters", () => {
-    expect(parseConformanceArgs(["--plugin", "loopback", "--case", "fw.", "/opt/cni/bin"])).toEqual({ dir: "/opt/cni/bin", plugins: ["loopback"], cases: ["fw."] });
+    expect(parseConformanceArgs(["--plugin", "loopback", "--case", "fw.", "/opt/cni/bin"])).toEqual({
+      dir: "/opt/cni/bin",
+      plugins: ["loopback"],
+      cases: ["fw."],
+    });
     expect(parseConformanceArgs([])).toBe("expected exactly one plugin directory");
     expect(parseConformanceArgs(["--nope", "x"])).toBe('unknown option "--nope"');
   });

@@ -50,9 +50,14 @@ async function run(io: CommandIO): Promise<number> {
     return 2;
   }
   const { ALL_CASES, formatReport, runConformance, summarize } = await import("@tscni/conformance");
-  const cases = args.cases.length === 0 ? ALL_CASES : ALL_CASES.filter((c) => args.cases.some((p) => c.id.startsWith(p)));
+  const cases =
+    args.cases.length === 0 ? ALL_CASES : ALL_CASES.filter((c) => args.cases.some((p) => c.id.startsWith(p)));
   try {
-    const rows = await runConformance({ dir: args.dir, cases, ...(args.plugins.length > 0 ? { plugins: args.plugins } : {}) });
+    const rows = await runConformance({
+      dir: args.dir,
+      cases,
+      ...(args.plugins.length > 0 ? { plugins: args.plugins } : {}),
+    });
     io.stdout(formatReport(rows));
     return summarize(rows).failed > 0 ? 1 : 0;
   } catch (err) {

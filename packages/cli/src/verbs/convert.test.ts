@@ -72,7 +72,11 @@ describe("cni convert", () => {
 
   test("uses --from-config-version for a result without cniVersion (RP-2)", async () => {
     const out = await run(["--to", "0.4.0", "--from-config-version", "1.0.0"], '{"ips":[{"address":"10.0.0.2/8"}]}');
-    expect(JSON.parse(out.stdout)).toEqual({ cniVersion: "0.4.0", ips: [{ version: "4", address: "10.0.0.2/8" }], dns: {} });
+    expect(JSON.parse(out.stdout)).toEqual({
+      cniVersion: "0.4.0",
+      ips: [{ version: "4", address: "10.0.0.2/8" }],
+      dns: {},
+    });
   });
 
   test("prints a code 6 error and exits 1 on bad JSON", async () => {
@@ -115,6 +119,8 @@ describe("cni convert as a process", () => {
       stdin: new TextEncoder().encode('{"cniVersion":"1.0.0","ips":[{"address":"10.0.0.2/8","gateway":"10.0.0.1"}]}'),
     });
     expect(proc.exitCode).toBe(0);
-    expect(proc.stdout.toString()).toBe('{\n    "cniVersion": "0.2.0",\n    "ip4": {\n        "ip": "10.0.0.2/8",\n        "gateway": "10.0.0.1"\n    },\n    "dns": {}\n}');
+    expect(proc.stdout.toString()).toBe(
+      '{\n    "cniVersion": "0.2.0",\n    "ip4": {\n        "ip": "10.0.0.2/8",\n        "gateway": "10.0.0.1"\n    },\n    "dns": {}\n}',
+    );
   });
 });

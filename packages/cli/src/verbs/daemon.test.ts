@@ -7,7 +7,18 @@ import { parseDaemonArgs, serveDaemon } from "./daemon.ts";
 
 describe("parseDaemonArgs", () => {
   test("reads the socket, the config, bin and cache dirs in both flag forms", () => {
-    expect(parseDaemonArgs(["--socket", "/run/x.sock", "--conf-dir=/etc/n", "--bin-dir", "/a:/b", "--bin-dir=/c", "--cache-dir", "/var/c"])).toEqual({
+    expect(
+      parseDaemonArgs([
+        "--socket",
+        "/run/x.sock",
+        "--conf-dir=/etc/n",
+        "--bin-dir",
+        "/a:/b",
+        "--bin-dir=/c",
+        "--cache-dir",
+        "/var/c",
+      ]),
+    ).toEqual({
       socket: "/run/x.sock",
       confDir: "/etc/n",
       binDirs: ["/a", "/b", "/c"],
@@ -16,7 +27,10 @@ describe("parseDaemonArgs", () => {
   });
 
   test("reads the limits, the budget of connections still sending headers among them", () => {
-    expect(parseDaemonArgs(["--max-connections", "64", "--max-pending-headers=16"])).toEqual({ binDirs: [], limits: { maxConnections: 64, maxPendingHeaders: 16 } });
+    expect(parseDaemonArgs(["--max-connections", "64", "--max-pending-headers=16"])).toEqual({
+      binDirs: [],
+      limits: { maxConnections: 64, maxPendingHeaders: 16 },
+    });
   });
 
   test("returns a usage message for an unknown flag, a stray argument or a missing value", () => {
@@ -37,18 +51,37 @@ describe("cni daemon", () => {
     dir = mkdtempSync(join(tmpdir(), "tscni-daemon-"));
     const socket = join(dir, "d.sock");
     let err = "";
-    const io = { argv: [], env: {}, readStdin: async () => new Uint8Array(), stdout: () => {}, stderr: (t: string) => void (err += t) };
+    const io = {
+      argv: [],
+      env: {},
+      readStdin: async () => new Uint8Array(),
+      stdout: () => {},
+      stderr: (t: string) => void (err += t),
+    };
     let stop = (): void => {};
     const stopped = new Promise<void>((resolve) => (stop = resolve));
-    const running = serveDaemon({ socket, confDir: join(dir, "net.d"), binDirs: [join(dir, "bin")], cacheDir: join(dir, "cache") }, io, stopped);
+    const running = serveDaemon(
+      { socket, confDir: join(dir, "net.d"), binDirs: [join(dir, "bin")], cacheDir: join(dir, "cache") },
+      io,
+      stopped,
+    );
     while (!existsSync(socket)) await Bun.sleep(5);
     expect(statSync(socket).mode & 0o777).toBe(0o600);
 
     let out = "";
     const stdin = new TextEncoder().encode(JSON.stringify({ cniVersion: "1.1.0", socketPath: socket }));
-    const code = await shimMain({ argv: [], env: { CNI_COMMAND: "STATUS" }, readStdin: async () => stdin, stdout: (t) => void (out += t), stderr: () => {} });
+    const code = await shimMain({
+      argv: [],
+      env: { CNI_COMMAND: "STATUS" },
+      readStdin: async () => stdin,
+      stdout: (t) => void (out += t),
+      stderr: () => {},
+    });
     expect(code).toBe(1);
-    expect(JSON.parse(out)).toMatchObject({ code: 50, msg: `network plugin not initialized: no networks found in ${join(dir, "net.d")}` });
+    expect(JSON.parse(out)).toMatchObject({
+      code: 50,
+      msg: `network plugin not initialized: no networks found in ${join(dir, "net.d")}`,
+    });
 
     stop();
     expect(await running).toBe(0);

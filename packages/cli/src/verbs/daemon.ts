@@ -71,7 +71,8 @@ export function parseDaemonArgs(argv: readonly string[]): DaemonArgs | string {
     const flag = eq > 0 ? arg.slice(0, eq) : arg;
     const key = FLAGS[flag];
     const limit = LIMIT_FLAGS[flag];
-    if (key === undefined && limit === undefined) return arg.startsWith("-") ? `unknown option "${arg}"` : `unexpected argument "${arg}"`;
+    if (key === undefined && limit === undefined)
+      return arg.startsWith("-") ? `unknown option "${arg}"` : `unexpected argument "${arg}"`;
     const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
     if (value === undefined || value === "") return `option "${flag}" needs a value`;
     if (limit !== undefined) {
@@ -88,12 +89,13 @@ export function parseDaemonArgs(argv: readonly string[]): DaemonArgs | string {
 
 /** Runs the daemon until `stop` settles; returns the exit status. */
 export async function serveDaemon(args: DaemonArgs, io: CommandIO, stop: Promise<unknown>): Promise<number> {
-  const [{ PodNetworkManager }, { DEFAULT_SOCKET_PATH, startDaemon }, { withInProcessPlugins }, { defaultExec }] = await Promise.all([
-    import("@tscni/runtime"),
-    import("@tscni/server"),
-    import("../in-process.ts"),
-    import("@tscni/invoke"),
-  ]);
+  const [{ PodNetworkManager }, { DEFAULT_SOCKET_PATH, startDaemon }, { withInProcessPlugins }, { defaultExec }] =
+    await Promise.all([
+      import("@tscni/runtime"),
+      import("@tscni/server"),
+      import("../in-process.ts"),
+      import("@tscni/invoke"),
+    ]);
   const { logLine } = await import("@tscni/server");
   // The daemon's own lines are JSON already; the verb's are made so here.
   const log = (line: string): void => io.stderr(`${line.startsWith("{") ? line : logLine("info", line)}\n`);
@@ -105,16 +107,25 @@ export async function serveDaemon(args: DaemonArgs, io: CommandIO, stop: Promise
     exec: withInProcessPlugins(defaultExec(), io.env),
     warn: (w) => log(`warning: ${w}`),
   });
-  const socketPath = args.socket ?? (io.env.TSCNI_SOCKET !== undefined && io.env.TSCNI_SOCKET !== "" ? io.env.TSCNI_SOCKET : DEFAULT_SOCKET_PATH);
+  const socketPath =
+    args.socket ??
+    (io.env.TSCNI_SOCKET !== undefined && io.env.TSCNI_SOCKET !== "" ? io.env.TSCNI_SOCKET : DEFAULT_SOCKET_PATH);
   let daemon;
   try {
-    daemon = await startDaemon({ socketPath, manager, log, ...(args.limits !== undefined ? { limits: args.limits } : {}) });
+    daemon = await startDaemon({
+      socketPath,
+      manager,
+      log,
+      ...(args.limits !== undefined ? { limits: args.limits } : {}),
+    });
   } catch (err) {
     log(err instanceof Error ? err.message : String(err));
     return 1;
   }
   const network = manager.defaultNetwork;
-  log(`listening on ${socketPath}${network !== undefined ? ` (default network ${JSON.stringify(network.list.name)})` : ""}`);
+  log(
+    `listening on ${socketPath}${network !== undefined ? ` (default network ${JSON.stringify(network.list.name)})` : ""}`,
+  );
   await stop;
   log("draining: calls in flight finish, new ones get code 11");
   await daemon.stop();

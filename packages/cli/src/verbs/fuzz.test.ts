@@ -8,7 +8,15 @@ import { verb } from "./fuzz.ts";
 function io(argv: string[]): CommandIO & { out: string[]; err: string[] } {
   const out: string[] = [];
   const err: string[] = [];
-  return { argv, env: {}, readStdin: async () => new Uint8Array(), stdout: (t) => out.push(t), stderr: (t) => err.push(t), out, err };
+  return {
+    argv,
+    env: {},
+    readStdin: async () => new Uint8Array(),
+    stdout: (t) => out.push(t),
+    stderr: (t) => err.push(t),
+    out,
+    err,
+  };
 }
 
 describe("cni fuzz", () => {
@@ -27,7 +35,13 @@ describe("cni fuzz", () => {
   test("replay judges a saved case again: a case that holds says so", async () => {
     dir = mkdtempSync(join(tmpdir(), "tscni-fuzz-"));
     const file = join(dir, "case.json");
-    writeFileSync(file, JSON.stringify({ target: "convert", input: { result: { cniVersion: "1.0.0" }, to: "0.4.0", valid: true, trip: false } }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        target: "convert",
+        input: { result: { cniVersion: "1.0.0" }, to: "0.4.0", valid: true, trip: false },
+      }),
+    );
     const c = io(["replay", file]);
     expect(await verb.run(c)).toBe(0);
     expect(c.out.join("")).toBe("holds\n");

@@ -90,15 +90,23 @@ async function run(io: CommandIO): Promise<number> {
     ...(args.cases !== undefined ? { cases: args.cases } : {}),
     ...(args.seconds !== undefined ? { seconds: args.seconds } : {}),
     chunk: 2000,
-    onProgress: (p) => io.stderr(`${p.target}: ${p.cases} cases, ${Math.round((p.cases * 1000) / Math.max(p.ms, 1))} cases/s, ${p.failures} failures\n`),
+    onProgress: (p) =>
+      io.stderr(
+        `${p.target}: ${p.cases} cases, ${Math.round((p.cases * 1000) / Math.max(p.ms, 1))} cases/s, ${p.failures} failures\n`,
+      ),
   });
   report.failureList.forEach((f, n) => {
     mkdirSync(args.out, { recursive: true });
     const path = join(args.out, `${f.target}-${f.seed}-${n}.json`);
-    writeFileSync(path, `${JSON.stringify({ target: f.target, seed: f.seed, failure: f.failure, shrinks: f.shrinks, input: f.input }, null, 2)}\n`);
+    writeFileSync(
+      path,
+      `${JSON.stringify({ target: f.target, seed: f.seed, failure: f.failure, shrinks: f.shrinks, input: f.input }, null, 2)}\n`,
+    );
     io.stdout(`FAIL ${f.failure}\n  minimal case (${f.shrinks} shrinks): ${path}\n`);
   });
-  io.stdout(`${report.target}: ${report.cases} cases in ${(report.ms / 1000).toFixed(1)} s, ${report.failures} failures (seed ${report.seed})\n`);
+  io.stdout(
+    `${report.target}: ${report.cases} cases in ${(report.ms / 1000).toFixed(1)} s, ${report.failures} failures (seed ${report.seed})\n`,
+  );
   return report.failures === 0 ? 0 : 1;
 }
 
@@ -108,4 +116,8 @@ function usage(io: CommandIO, why: string): number {
 }
 
 /** The `fuzz` verb. */
-export const verb: Verb = { summary: "fuzz our config parsers and result conversion; replay a saved failure", help: HELP, run };
+export const verb: Verb = {
+  summary: "fuzz our config parsers and result conversion; replay a saved failure",
+  help: HELP,
+  run,
+};

@@ -55,7 +55,10 @@ export const verb: Verb = {
       const left = after === undefined ? [] : findLeaks(after, existsSync);
       if (left.length > 0) {
         const lines = left.map((l) => `${l.kind} ${l.containerID} ${l.ifName} ${l.where}: ${l.why}`);
-        throw new CniError(ErrorCode.Internal, `gc left ${left.length} leak${left.length === 1 ? "" : "s"} in network ${JSON.stringify(list.name)}:\n${lines.join("\n")}`);
+        throw new CniError(
+          ErrorCode.Internal,
+          `gc left ${left.length} leak${left.length === 1 ? "" : "s"} in network ${JSON.stringify(list.name)}:\n${lines.join("\n")}`,
+        );
       }
     }),
 };

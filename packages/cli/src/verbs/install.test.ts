@@ -1,5 +1,14 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CommandIO } from "../io.ts";
@@ -12,7 +21,13 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 async function install(argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = "";
   let err = "";
-  const io: CommandIO = { argv, env: {}, readStdin: async () => new Uint8Array(), stdout: (t) => void (out += t), stderr: (t) => void (err += t) };
+  const io: CommandIO = {
+    argv,
+    env: {},
+    readStdin: async () => new Uint8Array(),
+    stdout: (t) => void (out += t),
+    stderr: (t) => void (err += t),
+  };
   return { code: await verb.run(io), out, err };
 }
 

@@ -56,7 +56,10 @@ function parse(argv: readonly string[]): { dir?: string; from?: string } | strin
   const out: { dir?: string; from?: string } = {};
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] ?? "";
-    const [flag, inline] = a.startsWith("--") && a.includes("=") ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)] : [a, undefined];
+    const [flag, inline] =
+      a.startsWith("--") && a.includes("=")
+        ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)]
+        : [a, undefined];
     if (flag !== "--dir" && flag !== "--from") return `unexpected argument "${a}"`;
     const value = inline ?? argv[++i];
     if (value === undefined || value === "") return `option "${flag}" needs a value`;
@@ -87,4 +90,8 @@ async function run(io: CommandIO): Promise<number> {
 }
 
 /** The `install` verb. */
-export const verb: Verb = { summary: "copy this binary into a plugin directory and link every plugin name to it", help: HELP, run };
+export const verb: Verb = {
+  summary: "copy this binary into a plugin directory and link every plugin name to it",
+  help: HELP,
+  run,
+};

@@ -37,7 +37,10 @@ for (const version of ["1.1.0", "1.0.0", "0.3.1"]) {
       mkdirSync(confDir);
       mkdirSync(join(sb.dir, "netns"));
       const ipam = { type: "host-local", subnet: "198.18.0.0/24", dataDir };
-      writeFileSync(join(confDir, "10-net1.conflist"), JSON.stringify({ cniVersion: version, name: "net1", plugins: [{ type: "host-local", ipam }] }));
+      writeFileSync(
+        join(confDir, "10-net1.conflist"),
+        JSON.stringify({ cniVersion: version, name: "net1", plugins: [{ type: "host-local", ipam }] }),
+      );
     });
     afterEach(() => sb.cleanup());
 
@@ -46,7 +49,11 @@ for (const version of ["1.1.0", "1.0.0", "0.3.1"]) {
     const attach = async (id: string): Promise<string> => {
       const ns = join(sb.dir, "netns", id);
       writeFileSync(ns, "");
-      const result = (await runtime().addNetworkList(await loadNetwork(confDir, "net1"), { containerID: id, netns: ns, ifName: "eth0" })) as {
+      const result = (await runtime().addNetworkList(await loadNetwork(confDir, "net1"), {
+        containerID: id,
+        netns: ns,
+        ifName: "eth0",
+      })) as {
         ips?: { address: string }[];
         ip4?: { ip: string };
       };
@@ -110,7 +117,11 @@ for (const version of ["1.1.0", "1.0.0", "0.3.1"]) {
       await attach("c-live");
       writeFileSync(reservation("198.18.0.66"), "c-inflight\r\neth0"); // reserved, result not cached yet
       writeFileSync(reservation("198.18.0.77"), "c-gone\r\neth0");
-      const release = await lockAttachment(lockDirOf(sb.cacheDir), { network: "net1", containerID: "c-inflight", ifName: "eth0" });
+      const release = await lockAttachment(lockDirOf(sb.cacheDir), {
+        network: "net1",
+        containerID: "c-inflight",
+        ifName: "eth0",
+      });
       try {
         await run(["--repair"]);
         expect(existsSync(reservation("198.18.0.66"))).toBe(true);

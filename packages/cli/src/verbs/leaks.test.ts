@@ -44,7 +44,10 @@ process.exitCode = await main({
     mkdirSync(confDir);
     mkdirSync(join(sb.dir, "netns"));
     const ipam = { type: "host-local", subnet: "198.18.0.0/24", dataDir };
-    writeFileSync(join(confDir, "10-net1.conflist"), JSON.stringify({ cniVersion: "1.1.0", name: "net1", plugins: [{ type: "host-local", ipam }] }));
+    writeFileSync(
+      join(confDir, "10-net1.conflist"),
+      JSON.stringify({ cniVersion: "1.1.0", name: "net1", plugins: [{ type: "host-local", ipam }] }),
+    );
   });
   afterEach(() => sb.cleanup());
 
@@ -56,7 +59,9 @@ process.exitCode = await main({
     writeFileSync(netns(id), "");
     const runtime = new CniRuntime({ paths: [sb.binDir], cacheDir: sb.cacheDir });
     const list = await loadNetwork(confDir, "net1");
-    const result = (await runtime.addNetworkList(list, { containerID: id, netns: netns(id), ifName: "eth0" })) as { ips?: { address: string }[] };
+    const result = (await runtime.addNetworkList(list, { containerID: id, netns: netns(id), ifName: "eth0" })) as {
+      ips?: { address: string }[];
+    };
     return result.ips?.[0]?.address.split("/")[0] ?? "";
   };
 
@@ -73,7 +78,10 @@ process.exitCode = await main({
     return verb.run(io);
   };
 
-  const reservedIPs = (): string[] => readdirSync(store()).filter((n) => n.startsWith("198.18.")).sort();
+  const reservedIPs = (): string[] =>
+    readdirSync(store())
+      .filter((n) => n.startsWith("198.18."))
+      .sort();
 
   test("a clean setup reports no leaks and exits 0", async () => {
     await attach("c-live");
@@ -138,7 +146,10 @@ process.exitCode = await main({
 
   test("--net checks only the named network, and a network without host-local reports only stale attachments", async () => {
     sb.install("a");
-    writeFileSync(join(confDir, "20-net2.conflist"), JSON.stringify({ cniVersion: "1.1.0", name: "net2", plugins: [{ type: "a", fake: { log: sb.log } }] }));
+    writeFileSync(
+      join(confDir, "20-net2.conflist"),
+      JSON.stringify({ cniVersion: "1.1.0", name: "net2", plugins: [{ type: "a", fake: { log: sb.log } }] }),
+    );
     mkdirSync(store(), { recursive: true });
     writeFileSync(join(store(), "198.18.0.50"), "c-gone\r\neth0");
     const runtime = new CniRuntime({ paths: [sb.binDir], cacheDir: sb.cacheDir });

@@ -66,8 +66,17 @@ function splitArgs(argv: readonly string[]): LeakArgs {
 }
 
 /** `cni leaks --repair`: the fail-safe repair (leaks/repair.ts) with the real netns check and the runtime's GC. */
-async function repair(lists: readonly NetworkConfigList[], leaks: readonly Leak[], runtime: CniRuntime): Promise<string[]> {
-  const ports = { netnsExists: existsSync, lockDirs: [lockDirOf(runtime.cacheDir)], gc: (list: NetworkConfigList, validAttachments: { containerID: string; ifname: string }[]) => runtime.gcNetworkList(list, { validAttachments }) };
+async function repair(
+  lists: readonly NetworkConfigList[],
+  leaks: readonly Leak[],
+  runtime: CniRuntime,
+): Promise<string[]> {
+  const ports = {
+    netnsExists: existsSync,
+    lockDirs: [lockDirOf(runtime.cacheDir)],
+    gc: (list: NetworkConfigList, validAttachments: { containerID: string; ifname: string }[]) =>
+      runtime.gcNetworkList(list, { validAttachments }),
+  };
   return repairNetworks(lists, await networkStates(lists, runtime), leaks, ports);
 }
 
@@ -89,7 +98,8 @@ export const verb: Verb = {
     const status = await runVerb({ ...io, argv: args.rest }, help, async (common) => {
       if (common.positionals.length > 0) throw new UsageError(`unexpected argument "${common.positionals[0]}"`);
       const dir = io.env.NETCONFPATH || DEFAULT_NET_DIR;
-      const found = args.net !== undefined ? { lists: [await loadNetwork(dir, args.net)], warnings: [] } : await networksIn(dir);
+      const found =
+        args.net !== undefined ? { lists: [await loadNetwork(dir, args.net)], warnings: [] } : await networksIn(dir);
       for (const w of found.warnings) io.stderr(`warning: ${w}\n`);
       const runtime = runtimeFor(io, common);
       let leaks = await scan(found.lists, runtime);

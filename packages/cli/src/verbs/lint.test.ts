@@ -12,7 +12,10 @@ let binDir: string;
 /** A fake plugin: a shell script that answers VERSION with the given versions. */
 function fakePlugin(name: string, versions: readonly string[]): void {
   const reply = JSON.stringify({ cniVersion: "1.1.0", supportedVersions: versions });
-  writeFileSync(join(binDir, name), `#!/bin/sh\nif [ "$CNI_COMMAND" = VERSION ]; then echo '${reply}'; exit 0; fi\necho '{"code":4,"msg":"unexpected"}'; exit 1\n`);
+  writeFileSync(
+    join(binDir, name),
+    `#!/bin/sh\nif [ "$CNI_COMMAND" = VERSION ]; then echo '${reply}'; exit 0; fi\necho '{"code":4,"msg":"unexpected"}'; exit 1\n`,
+  );
   chmodSync(join(binDir, name), 0o755);
 }
 
@@ -20,7 +23,10 @@ function conf(name: string, contents: unknown): void {
   writeFileSync(join(netDir, name), typeof contents === "string" ? contents : JSON.stringify(contents));
 }
 
-async function run(argv: string[], env: Record<string, string> = { CNI_PATH: binDir }): Promise<{ code: number; out: string; err: string }> {
+async function run(
+  argv: string[],
+  env: Record<string, string> = { CNI_PATH: binDir },
+): Promise<{ code: number; out: string; err: string }> {
   let out = "";
   let err = "";
   const io: CommandIO = {
@@ -47,7 +53,11 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 describe("cni lint", () => {
   test("a clean directory passes with exit 0 and names the default network", async () => {
-    conf("10-pods.conflist", { cniVersion: "1.0.0", name: "pods", plugins: [{ type: "bridge", ipam: { type: "host-local" } }] });
+    conf("10-pods.conflist", {
+      cniVersion: "1.0.0",
+      name: "pods",
+      plugins: [{ type: "bridge", ipam: { type: "host-local" } }],
+    });
     const { code, out } = await run([netDir]);
     expect(out).toContain('"pods": loads from 10-pods.conflist');
     expect(out).toContain("defined only in 10-pods.conflist");
@@ -58,20 +68,32 @@ describe("cni lint", () => {
   });
 
   test("a broken file, a duplicate name and a missing plugin are explained, with exit 1", async () => {
-    conf("05-broken.conflist", { cniVersion: "1.0.0", name: "broken", plugins: [{ type: "bridge" }, { name: "no-type" }] });
+    conf("05-broken.conflist", {
+      cniVersion: "1.0.0",
+      name: "broken",
+      plugins: [{ type: "bridge" }, { name: "no-type" }],
+    });
     conf("10-pods.conflist", { cniVersion: "1.0.0", name: "pods", plugins: [{ type: "bridge" }, { type: "portmap" }] });
     conf("20-pods.conf", { cniVersion: "0.4.0", name: "pods", type: "bridge" });
     const { code, out } = await run([netDir]);
     const broken = join(netDir, "05-broken.conflist");
     // The broken file, with the JSON path of the offending field and libcni's own words.
-    expect(out).toContain(`${broken}: plugins[1].type: failed to parse plugin config 1: error parsing configuration: missing 'type'`);
+    expect(out).toContain(
+      `${broken}: plugins[1].type: failed to parse plugin config 1: error parsing configuration: missing 'type'`,
+    );
     // What the broken file does to the other networks.
-    expect(out).toContain('network "pods" cannot be loaded: 05-broken.conflist is broken, and libcni stops at the first broken file it reads');
+    expect(out).toContain(
+      'network "pods" cannot be loaded: 05-broken.conflist is broken, and libcni stops at the first broken file it reads',
+    );
     // The duplicate name: which file wins and why.
     expect(out).toContain("10-pods.conflist wins over 20-pods.conf: .conflist files are loaded first");
-    expect(out).toContain('network "pods" is defined in 2 files (10-pods.conflist, 20-pods.conf); only 10-pods.conflist is used');
+    expect(out).toContain(
+      'network "pods" is defined in 2 files (10-pods.conflist, 20-pods.conf); only 10-pods.conflist is used',
+    );
     // The missing plugin, with where it is named and where it was looked for.
-    expect(out).toContain(`network "pods" (10-pods.conflist) plugins[1]: plugin "portmap" is not installed: failed to find plugin "portmap" in path [${binDir}]`);
+    expect(out).toContain(
+      `network "pods" (10-pods.conflist) plugins[1]: plugin "portmap" is not installed: failed to find plugin "portmap" in path [${binDir}]`,
+    );
     // kubelet skips the broken file and the list with a missing plugin, and falls back to the .conf.
     expect(out).toContain(`Default network (kubelet's pick): "pods" from 20-pods.conf`);
     expect(out).toMatch(/passed over: 10-pods\.conflist: plugins\[1\]: plugin "portmap" is not installed/);
@@ -82,7 +104,9 @@ describe("cni lint", () => {
     fakePlugin("old", ["0.3.0", "0.3.1", "0.4.0"]);
     conf("10-a.conflist", { cniVersion: "1.0.0", name: "a", plugins: [{ type: "old" }] });
     const { code, out } = await run([netDir]);
-    expect(out).toContain('plugins[0]: plugin old does not support config version "1.0.0" (it supports 0.3.0, 0.3.1, 0.4.0)');
+    expect(out).toContain(
+      'plugins[0]: plugin old does not support config version "1.0.0" (it supports 0.3.0, 0.3.1, 0.4.0)',
+    );
     expect(out).toContain("Default network (kubelet's pick): NONE");
     expect(code).toBe(1);
   });

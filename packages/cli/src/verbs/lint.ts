@@ -88,7 +88,9 @@ async function lint(io: CommandIO, dir: string): Promise<number> {
     if (list === undefined) continue;
     const checks = await checkPlugins(list, probe);
     plugins.set(list, checks);
-    for (const c of checks) if (c.problem !== undefined) problems.push(`network ${JSON.stringify(n.name)} (${basename(list.source ?? "?")}) ${c.problem}`);
+    for (const c of checks)
+      if (c.problem !== undefined)
+        problems.push(`network ${JSON.stringify(n.name)} (${basename(list.source ?? "?")}) ${c.problem}`);
   }
 
   // kubelet skips invalid files, then lists whose plugins fail VERSION validation (top-level types only).
@@ -99,7 +101,9 @@ async function lint(io: CommandIO, dir: string): Promise<number> {
       skipped.push(`${basename(c.path)}: not valid: ${c.warning}`);
       continue;
     }
-    const failing = (await checkPlugins(c.network, probe)).filter((r) => !r.where.endsWith(".ipam") && r.problem !== undefined);
+    const failing = (await checkPlugins(c.network, probe)).filter(
+      (r) => !r.where.endsWith(".ipam") && r.problem !== undefined,
+    );
     if (failing.length > 0) {
       skipped.push(`${basename(c.path)}: ${failing.map((r) => r.problem).join("; ")}`);
       continue;
@@ -107,9 +111,20 @@ async function lint(io: CommandIO, dir: string): Promise<number> {
     pick = c.network;
     break;
   }
-  if (pick === undefined) problems.push("there is no default network: kubelet would report the node's network as not ready");
+  if (pick === undefined)
+    problems.push("there is no default network: kubelet would report the node's network as not ready");
 
-  io.stdout(renderLint({ report, pathList, pathSource: fromEnv.length > 0 ? "CNI_PATH" : "default; set CNI_PATH to change it", plugins, ignored, problems, defaultPick: { list: pick, skipped } }));
+  io.stdout(
+    renderLint({
+      report,
+      pathList,
+      pathSource: fromEnv.length > 0 ? "CNI_PATH" : "default; set CNI_PATH to change it",
+      plugins,
+      ignored,
+      problems,
+      defaultPick: { list: pick, skipped },
+    }),
+  );
   return problems.length > 0 ? 1 : 0;
 }
 

@@ -32,7 +32,9 @@ describe("cni plan", () => {
     writeFileSync(file, JSON.stringify(batch));
     const r = await plan(["--batch", file]);
     expect(r.code).toBe(0);
-    expect(r.out).toContain("nsenter --net=/var/run/netns/c1 ip -batch - <<EOF\nlink add eth0 type veth peer name veth1 netns /proc/$$/ns/net\naddr add 198.18.0.5/24 dev eth0 nodad\nEOF\n");
+    expect(r.out).toContain(
+      "nsenter --net=/var/run/netns/c1 ip -batch - <<EOF\nlink add eth0 type veth peer name veth1 netns /proc/$$/ns/net\naddr add 198.18.0.5/24 dev eth0 nodad\nEOF\n",
+    );
   });
 
   test("reads the batch from stdin and takes the host reference from --host-ref", async () => {
@@ -42,7 +44,10 @@ describe("cni plan", () => {
   });
 
   test("rejects an invalid batch with the path of each issue", async () => {
-    const r = await plan(["--batch", "-"], JSON.stringify([{ op: "link.del", ns: "host", name: "a b" }, { op: "nope" }]));
+    const r = await plan(
+      ["--batch", "-"],
+      JSON.stringify([{ op: "link.del", ns: "host", name: "a b" }, { op: "nope" }]),
+    );
     expect(r.code).toBe(1);
     expect(r.err).toContain("0.name: invalid interface name");
     expect(r.err).toContain("1.op");
@@ -52,7 +57,10 @@ describe("cni plan", () => {
   test("reports text that is not JSON and a file that cannot be read", async () => {
     expect((await plan([], "{")).err).toContain("batch is not JSON");
     const missing = await plan(["--batch", join(dir, "missing.json")]);
-    expect([missing.code, missing.err.startsWith(`cni plan: cannot read "${join(dir, "missing.json")}"`)]).toEqual([1, true]);
+    expect([missing.code, missing.err.startsWith(`cni plan: cannot read "${join(dir, "missing.json")}"`)]).toEqual([
+      1,
+      true,
+    ]);
   });
 
   test("usage errors exit 2 with the help", async () => {

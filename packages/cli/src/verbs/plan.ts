@@ -22,7 +22,9 @@ export interface PlanArgs {
 }
 
 /** Where a plan's batch comes from: resolves to the batch, or to an error message. */
-export type PlanSource = (io: CommandIO) => Promise<{ batch: KernelBatch; notes?: string[]; firewall?: FirewallTx } | { error: string }>;
+export type PlanSource = (
+  io: CommandIO,
+) => Promise<{ batch: KernelBatch; notes?: string[]; firewall?: FirewallTx } | { error: string }>;
 
 const HELP = `usage: cni plan [--batch FILE] [--host-ref PATH]
        cni plan [-i IFNAME] [--host-ref PATH] <network> <netns>
@@ -65,7 +67,10 @@ export function batchSource(file: string | undefined): PlanSource {
   return async (io) => {
     let text: string;
     try {
-      text = file === undefined || file === "-" ? new TextDecoder().decode(await io.readStdin()) : await Bun.file(file).text();
+      text =
+        file === undefined || file === "-"
+          ? new TextDecoder().decode(await io.readStdin())
+          : await Bun.file(file).text();
     } catch (e) {
       return { error: `cannot read "${file}": ${(e as Error).message}` };
     }
@@ -84,7 +89,8 @@ export function batchSource(file: string | undefined): PlanSource {
 export function pickSource(args: PlanArgs): PlanSource | string {
   if (args.positional.length === 0) return batchSource(args.batch);
   const [network, netns, extra] = args.positional;
-  if (network !== undefined && netns !== undefined && extra === undefined && args.batch === undefined) return networkSource(network, netns, args.ifName);
+  if (network !== undefined && netns !== undefined && extra === undefined && args.batch === undefined)
+    return networkSource(network, netns, args.ifName);
   return `unexpected argument "${args.positional[args.positional.length === 1 ? 0 : 2] ?? args.positional[0]}"`;
 }
 
@@ -115,9 +121,12 @@ async function run(io: CommandIO): Promise<number> {
   }
   for (const note of got.notes ?? []) io.stdout(`# ${note}\n`);
   try {
-    io.stdout(renderBatch(got.batch, typeof args === "string" || args.hostRef === undefined ? {} : { hostRef: args.hostRef }));
+    io.stdout(
+      renderBatch(got.batch, typeof args === "string" || args.hostRef === undefined ? {} : { hostRef: args.hostRef }),
+    );
     // Firewall changes come after the kernel's, as the plugins apply them (§8.1 step 9).
-    if (got.firewall !== undefined && got.firewall.length > 0) io.stdout(`# firewall\n${renderTx(got.firewall).join("\n")}\n`);
+    if (got.firewall !== undefined && got.firewall.length > 0)
+      io.stdout(`# firewall\n${renderTx(got.firewall).join("\n")}\n`);
   } catch (e) {
     if (!(e instanceof KernelError)) throw e;
     io.stderr(`cni plan: op ${e.opIndex ?? "?"}: ${e.message}\n`);

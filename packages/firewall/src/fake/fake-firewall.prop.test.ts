@@ -4,10 +4,20 @@ import type { Family, FirewallOp, IptRule } from "../ops.ts";
 import { FakeFirewall } from "./fake-firewall.ts";
 
 const CHAINS = ["POSTROUTING", "CNI-A", "CNI-B"];
-const RULES: IptRule[] = [["-j", "ACCEPT"], ["-j", "CNI-B"], ["-s", "198.18.0.5/32", "-j", "CNI-A"], ["-j", "MASQUERADE"]];
+const RULES: IptRule[] = [
+  ["-j", "ACCEPT"],
+  ["-j", "CNI-B"],
+  ["-s", "198.18.0.5/32", "-j", "CNI-A"],
+  ["-j", "MASQUERADE"],
+];
 
 const iptOp: fc.Arbitrary<FirewallOp> = fc
-  .record({ family: fc.constantFrom<Family>(4, 6), chain: fc.constantFrom(...CHAINS), kind: fc.nat(5), rule: fc.constantFrom(...RULES) })
+  .record({
+    family: fc.constantFrom<Family>(4, 6),
+    chain: fc.constantFrom(...CHAINS),
+    kind: fc.nat(5),
+    rule: fc.constantFrom(...RULES),
+  })
   .map(({ family, chain, kind, rule }) => {
     const at = { family, table: "nat" as const, chain };
     const ops: FirewallOp[] = [
@@ -62,14 +72,18 @@ describe("FakeFirewall properties", () => {
 
   test("an iptables transaction that succeeded changes nothing when applied again (ADD again, DEL again)", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.array(iptOp, { maxLength: 8 }), { maxLength: 4 }), fc.array(iptOp, { minLength: 1, maxLength: 8 }), async (setup, tx) => {
-        const fw = new FakeFirewall();
-        for (const s of setup) await tryApply(fw, s);
-        if (!(await tryApply(fw, tx))) return;
-        const once = fw.dump();
-        expect(await tryApply(fw, tx)).toBe(true);
-        expect(fw.dump()).toEqual(once);
-      }),
+      fc.asyncProperty(
+        fc.array(fc.array(iptOp, { maxLength: 8 }), { maxLength: 4 }),
+        fc.array(iptOp, { minLength: 1, maxLength: 8 }),
+        async (setup, tx) => {
+          const fw = new FakeFirewall();
+          for (const s of setup) await tryApply(fw, s);
+          if (!(await tryApply(fw, tx))) return;
+          const once = fw.dump();
+          expect(await tryApply(fw, tx)).toBe(true);
+          expect(fw.dump()).toEqual(once);
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -4,7 +4,14 @@
  * which backends work, read back what is there, inject failures, and count transactions.
  */
 import { BUILTIN_CHAINS } from "../builtins.ts";
-import { type Firewall, type FirewallBackend, FirewallError, type FirewallSupport, type IptChainState, type NftChainState } from "../firewall.ts";
+import {
+  type Firewall,
+  type FirewallBackend,
+  FirewallError,
+  type FirewallSupport,
+  type IptChainState,
+  type NftChainState,
+} from "../firewall.ts";
 import { type Family, type FirewallOp, type FirewallTx, type IptTable, isIptablesOp, type NftFamily } from "../ops.ts";
 import { applyIptOp } from "./ipt.ts";
 import { applyNftOp } from "./nft.ts";
@@ -92,11 +99,15 @@ export class FakeFirewall implements Firewall {
       const chains = [...t];
       const table = key.split(" ")[1] as IptTable;
       const pristine = chains.every(([name, rules]) => rules.length === 0 && BUILTIN_CHAINS[table].includes(name));
-      if (!pristine) out.iptables[key] = Object.fromEntries(chains.map(([name, rules]) => [name, rules.map((r) => r.join(" "))]));
+      if (!pristine)
+        out.iptables[key] = Object.fromEntries(chains.map(([name, rules]) => [name, rules.map((r) => r.join(" "))]));
     }
     for (const [key, t] of [...this.state.nft].sort(([a], [b]) => a.localeCompare(b))) {
       out.nftables[key] = Object.fromEntries(
-        [...t.chains].map(([name, c]) => [name, c.rules.map((r) => (r.comment === undefined ? r.rule : `${r.rule} comment ${JSON.stringify(r.comment)}`))]),
+        [...t.chains].map(([name, c]) => [
+          name,
+          c.rules.map((r) => (r.comment === undefined ? r.rule : `${r.rule} comment ${JSON.stringify(r.comment)}`)),
+        ]),
       );
     }
     return out;

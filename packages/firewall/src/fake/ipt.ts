@@ -43,7 +43,11 @@ export function applyIptOp(state: FakeState, op: IptablesOp): void {
     case "ipt.chain.remove": {
       if (!t.has(op.chain)) return;
       if (isBuiltinChain(op.table, op.chain)) throw new FirewallError(`iptables: cannot remove built-in ${where(op)}`);
-      for (const [name, rules] of t) t.set(name, rules.filter((r) => jumpTarget(r) !== op.chain));
+      for (const [name, rules] of t)
+        t.set(
+          name,
+          rules.filter((r) => jumpTarget(r) !== op.chain),
+        );
       t.delete(op.chain);
       return;
     }
@@ -62,7 +66,11 @@ export function applyIptOp(state: FakeState, op: IptablesOp): void {
     }
     case "ipt.rule.delete": {
       const rules = t.get(op.chain);
-      if (rules !== undefined) t.set(op.chain, rules.filter((r) => !sameRule(r, op.rule)));
+      if (rules !== undefined)
+        t.set(
+          op.chain,
+          rules.filter((r) => !sameRule(r, op.rule)),
+        );
       return;
     }
   }

@@ -34,7 +34,12 @@ export function applyNftOp(state: FakeState, op: NftOp): void {
   const t = state.nft.get(key);
   switch (op.op) {
     case "nft.table.ensure":
-      if (t === undefined) state.nft.set(key, { chains: new Map(), nextHandle: 1, ...(op.comment !== undefined && { comment: op.comment }) });
+      if (t === undefined)
+        state.nft.set(key, {
+          chains: new Map(),
+          nextHandle: 1,
+          ...(op.comment !== undefined && { comment: op.comment }),
+        });
       return;
     case "nft.table.remove":
       state.nft.delete(key);
@@ -42,7 +47,11 @@ export function applyNftOp(state: FakeState, op: NftOp): void {
     case "nft.chain.ensure": {
       if (t === undefined) fail(op, `no such table for chain "${op.chain}"`);
       if (t.chains.has(op.chain)) return;
-      t.chains.set(op.chain, { rules: [], ...(op.base && { base: op.base }), ...(op.comment !== undefined && { comment: op.comment }) });
+      t.chains.set(op.chain, {
+        rules: [],
+        ...(op.base && { base: op.base }),
+        ...(op.comment !== undefined && { comment: op.comment }),
+      });
       t.nextHandle++;
       return;
     }
@@ -65,18 +74,24 @@ export function applyNftOp(state: FakeState, op: NftOp): void {
       const chain = needChain(op, t);
       // nft's own limits: strings cannot hold a double quote, comments stop at 128 bytes.
       if (op.comment?.includes('"')) fail(op, "comment contains a double quote");
-      if (op.comment !== undefined && new TextEncoder().encode(op.comment).length > NFT_COMMENT_MAX) fail(op, "comment too long");
+      if (op.comment !== undefined && new TextEncoder().encode(op.comment).length > NFT_COMMENT_MAX)
+        fail(op, "comment too long");
       for (const target of nftJumpTargets(op.rule)) {
         if (!t?.chains.has(target)) fail(op, `rule jumps to missing chain "${target}"`);
       }
       const table = t as FakeNftTable;
-      const rule = { rule: op.rule, handle: table.nextHandle++, ...(op.comment !== undefined && { comment: op.comment }) };
+      const rule = {
+        rule: op.rule,
+        handle: table.nextHandle++,
+        ...(op.comment !== undefined && { comment: op.comment }),
+      };
       if (op.insert) chain.rules.unshift(rule);
       else chain.rules.push(rule);
       return;
     }
     case "nft.rule.delete": {
-      if (op.comment === undefined && op.commentPrefix === undefined) fail(op, "rule delete needs a comment or a comment prefix");
+      if (op.comment === undefined && op.commentPrefix === undefined)
+        fail(op, "rule delete needs a comment or a comment prefix");
       const chain = t?.chains.get(op.chain);
       if (chain !== undefined) chain.rules = chain.rules.filter((r) => !matchesDelete(op, r.comment));
       return;

@@ -18,18 +18,36 @@ import { createLinuxFirewall } from "./linux-firewall.ts";
 import { inNetns, type IptablesVariant, iptablesVariantDir } from "../testing/linux.ts";
 
 const root = canUseRealKernel();
-if (!root && process.env.CI === "true") throw new Error("the firewall differential test must run under CI: run it as root");
+if (!root && process.env.CI === "true")
+  throw new Error("the firewall differential test must run under CI: run it as root");
 if (!root) console.warn("skipping the firewall differential test: it needs root (CI runs it as root)");
 
 // Jumps only point down POSTROUTING -> CNI-A -> CNI-B, as the kernel refuses loops.
 const IPT_RULES: Record<string, (f: Family) => IptRule[]> = {
-  POSTROUTING: (f) => [["-j", "CNI-A"], ["-j", "CNI-B"], ["-s", f === 4 ? "198.18.0.5/32" : "2001:db8::5/128", "-j", "CNI-A"], ["-j", "ACCEPT"]],
-  "CNI-A": (f) => [["-j", "CNI-B"], ["-d", f === 4 ? "198.18.0.0/24" : "2001:db8::/64", "-j", "ACCEPT"], ["-m", "comment", "--comment", 'name: "n" id: "c"', "-j", "MASQUERADE"]],
-  "CNI-B": () => [["-p", "tcp", "-m", "tcp", "--dport", "80", "-j", "ACCEPT"], ["-j", "RETURN"]],
+  POSTROUTING: (f) => [
+    ["-j", "CNI-A"],
+    ["-j", "CNI-B"],
+    ["-s", f === 4 ? "198.18.0.5/32" : "2001:db8::5/128", "-j", "CNI-A"],
+    ["-j", "ACCEPT"],
+  ],
+  "CNI-A": (f) => [
+    ["-j", "CNI-B"],
+    ["-d", f === 4 ? "198.18.0.0/24" : "2001:db8::/64", "-j", "ACCEPT"],
+    ["-m", "comment", "--comment", 'name: "n" id: "c"', "-j", "MASQUERADE"],
+  ],
+  "CNI-B": () => [
+    ["-p", "tcp", "-m", "tcp", "--dport", "80", "-j", "ACCEPT"],
+    ["-j", "RETURN"],
+  ],
 };
 
 const iptOp: fc.Arbitrary<FirewallOp> = fc
-  .record({ family: fc.constantFrom<Family>(4, 6), chain: fc.constantFrom("POSTROUTING", "CNI-A", "CNI-B"), kind: fc.nat(7), pick: fc.nat(3) })
+  .record({
+    family: fc.constantFrom<Family>(4, 6),
+    chain: fc.constantFrom("POSTROUTING", "CNI-A", "CNI-B"),
+    kind: fc.nat(7),
+    pick: fc.nat(3),
+  })
   .map(({ family, chain, kind, pick }) => {
     const at = { family, table: "nat" as const, chain };
     const rules = (IPT_RULES[chain] as (f: Family) => IptRule[])(family);
@@ -49,20 +67,43 @@ const iptOp: fc.Arbitrary<FirewallOp> = fc
 
 const NFT_RULES: Record<string, string[]> = {
   post: ["jump a", "jump b", "ip daddr 224.0.0.0/4 return", "accept", "fib daddr type local jump b"],
-  a: ["jump b", "ip saddr 198.18.0.5 ip daddr != 198.18.0.0/24 masquerade", "accept", "ip saddr 0.0.0.0/0 ip daddr 198.18.0.5 masquerade"],
+  a: [
+    "jump b",
+    "ip saddr 198.18.0.5 ip daddr != 198.18.0.0/24 masquerade",
+    "accept",
+    "ip saddr 0.0.0.0/0 ip daddr 198.18.0.5 masquerade",
+  ],
   b: ["tcp dport 80 accept", "counter return", 'iifname "lo" udp sport != 53 drop', "ip daddr != 127.0.0.0/8 goto a"],
 };
 
 const nftOp: fc.Arbitrary<FirewallOp> = fc
-  .record({ chain: fc.constantFrom("post", "a", "b"), kind: fc.nat(9), pick: fc.nat(4), comment: fc.constantFrom(undefined, "x", "xy", "y"), insert: fc.boolean() })
+  .record({
+    chain: fc.constantFrom("post", "a", "b"),
+    kind: fc.nat(9),
+    pick: fc.nat(4),
+    comment: fc.constantFrom(undefined, "x", "xy", "y"),
+    insert: fc.boolean(),
+  })
   .map(({ chain, kind, pick, comment, insert }) => {
     const at = { family: "ip" as const, table: "t" };
     const rules = NFT_RULES[chain] as string[];
-    const add: FirewallOp = { op: "nft.rule.add", ...at, chain, rule: rules[pick % rules.length] as string, ...(comment !== undefined && { comment }), ...(insert && { insert }) };
+    const add: FirewallOp = {
+      op: "nft.rule.add",
+      ...at,
+      chain,
+      rule: rules[pick % rules.length] as string,
+      ...(comment !== undefined && { comment }),
+      ...(insert && { insert }),
+    };
     const ops: FirewallOp[] = [
       { op: "nft.table.ensure", ...at },
       { op: "nft.table.remove", ...at },
-      { op: "nft.chain.ensure", ...at, chain, ...(chain === "post" && { base: { type: "nat", hook: "postrouting", priority: "srcnat" } }) },
+      {
+        op: "nft.chain.ensure",
+        ...at,
+        chain,
+        ...(chain === "post" && { base: { type: "nat", hook: "postrouting", priority: "srcnat" } }),
+      },
       { op: "nft.chain.flush", ...at, chain },
       { op: "nft.chain.remove", ...at, chain },
       add,
@@ -89,7 +130,8 @@ const SETUP: FirewallTx = [
 
 /** What both must agree on: chains sorted by name (save order differs by variant), rules in order, no handles. */
 async function read(fw: Firewall): Promise<unknown> {
-  const byName = <T extends { name: string }>(cs: T[] | undefined): T[] | undefined => cs?.slice().sort((a, b) => a.name.localeCompare(b.name));
+  const byName = <T extends { name: string }>(cs: T[] | undefined): T[] | undefined =>
+    cs?.slice().sort((a, b) => a.name.localeCompare(b.name));
   const nft = await fw.nftTable("ip", "t");
   return {
     v4: byName(await fw.iptables(4, "nat")),
@@ -112,41 +154,47 @@ describe.skipIf(!root).each(["nft", "legacy"] as IptablesVariant[])("with iptabl
     const tools = iptablesVariantDir(variant);
     try {
       await fc.assert(
-        fc.asyncProperty(fc.array(fc.array(fc.oneof(iptOp, nftOp), { minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 4 }), async (txs) =>
-          withThrowawayNetns(
-            2,
-            async ([ns, nsCli]) => {
-              const nftRuns: string[] = [];
-              const real = await createLinuxFirewall({
-                netns: ns?.path ?? "",
-                path: tools.dir,
-                nftTransport: "nfnetlink",
-                // Every rule here is in the compiled subset: nfnetlink must not fall back to `nft`.
-                wrapExec: (exec) => (argv, stdin) => {
-                  if (/(^|\/)nft$/.test(argv[0] ?? "")) nftRuns.push(argv.join(" "));
-                  return exec(argv, stdin);
-                },
-              });
-              const cli = await createLinuxFirewall({ netns: nsCli?.path ?? "", path: tools.dir, nftTransport: "nft" });
-              const fake = new FakeFirewall();
-              const listed = (n: string | undefined): string => {
-                try {
-                  return inNetns(n ?? "", ["nft", "-a", "-s", "list", "table", "ip", "t"]);
-                } catch {
-                  return "no table";
+        fc.asyncProperty(
+          fc.array(fc.array(fc.oneof(iptOp, nftOp), { minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 4 }),
+          async (txs) =>
+            withThrowawayNetns(
+              2,
+              async ([ns, nsCli]) => {
+                const nftRuns: string[] = [];
+                const real = await createLinuxFirewall({
+                  netns: ns?.path ?? "",
+                  path: tools.dir,
+                  nftTransport: "nfnetlink",
+                  // Every rule here is in the compiled subset: nfnetlink must not fall back to `nft`.
+                  wrapExec: (exec) => (argv, stdin) => {
+                    if (/(^|\/)nft$/.test(argv[0] ?? "")) nftRuns.push(argv.join(" "));
+                    return exec(argv, stdin);
+                  },
+                });
+                const cli = await createLinuxFirewall({
+                  netns: nsCli?.path ?? "",
+                  path: tools.dir,
+                  nftTransport: "nft",
+                });
+                const fake = new FakeFirewall();
+                const listed = (n: string | undefined): string => {
+                  try {
+                    return inNetns(n ?? "", ["nft", "-a", "-s", "list", "table", "ip", "t"]);
+                  } catch {
+                    return "no table";
+                  }
+                };
+                for (const tx of [SETUP, ...txs]) {
+                  const [a, b] = [await outcome(fake, tx), await outcome(real, tx)];
+                  expect({ tx, outcome: b }).toEqual({ tx, outcome: a });
+                  expect(await read(real)).toEqual(await read(fake));
+                  expect({ tx, outcome: await outcome(cli, tx) }).toEqual({ tx, outcome: b });
+                  expect(listed(ns?.name)).toBe(listed(nsCli?.name));
                 }
-              };
-              for (const tx of [SETUP, ...txs]) {
-                const [a, b] = [await outcome(fake, tx), await outcome(real, tx)];
-                expect({ tx, outcome: b }).toEqual({ tx, outcome: a });
-                expect(await read(real)).toEqual(await read(fake));
-                expect({ tx, outcome: await outcome(cli, tx) }).toEqual({ tx, outcome: b });
-                expect(listed(ns?.name)).toBe(listed(nsCli?.name));
-              }
-              expect(nftRuns).toEqual([]);
-            },
-            "fwdiff",
-          ),
+                expect(nftRuns).toEqual([]);
+              },
+              "fwdiff",
+            ),
         ),
         { numRuns: Number(process.env.FW_DIFF_RUNS ?? 15) },
       );

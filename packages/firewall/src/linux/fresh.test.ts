@@ -14,7 +14,8 @@ import { createLinuxFirewall } from "./linux-firewall.ts";
 import { inNetns, type IptablesVariant, iptablesVariantDir } from "../testing/linux.ts";
 
 const root = canUseRealKernel();
-if (!root && process.env.CI === "true") throw new Error("the read-free iptables ADD test must run under CI: run it as root");
+if (!root && process.env.CI === "true")
+  throw new Error("the read-free iptables ADD test must run under CI: run it as root");
 if (!root) console.warn("skipping the read-free iptables ADD test: it needs root (CI runs it as root)");
 
 const at = { family: 4, table: "nat" } as const;
@@ -28,8 +29,29 @@ function add(i: number): FirewallOp[] {
     { op: "ipt.rule.append", ...at, chain: "PREROUTING", rule: JUMP },
     { op: "ipt.rule.append", ...at, chain: "OUTPUT", rule: JUMP },
     { op: "ipt.chain.ensure", ...at, chain: own, fresh: true },
-    { op: "ipt.rule.append", ...at, chain: own, rule: ["-p", "tcp", "-m", "tcp", "--dport", String(8000 + i), "-j", "DNAT", "--to-destination", `198.18.0.${i}:80`] },
-    { op: "ipt.rule.append", ...at, chain: "CNI-HOSTPORT-DNAT", rule: ["-p", "tcp", "-m", "comment", "--comment", `c${i}`, "-j", own] },
+    {
+      op: "ipt.rule.append",
+      ...at,
+      chain: own,
+      rule: [
+        "-p",
+        "tcp",
+        "-m",
+        "tcp",
+        "--dport",
+        String(8000 + i),
+        "-j",
+        "DNAT",
+        "--to-destination",
+        `198.18.0.${i}:80`,
+      ],
+    },
+    {
+      op: "ipt.rule.append",
+      ...at,
+      chain: "CNI-HOSTPORT-DNAT",
+      rule: ["-p", "tcp", "-m", "comment", "--comment", `c${i}`, "-j", own],
+    },
   ];
 }
 
@@ -74,7 +96,13 @@ describe.skipIf(!root).each(["nft", "legacy"] as IptablesVariant[])("the read-fr
           expect(await step(add(3))).toEqual(["iptables-restore", "iptables-save", "iptables-restore"]);
           // A later family fails: the read-free IPv4 write is taken back.
           const before = await nat(fw);
-          const v6fails: FirewallOp = { op: "ipt.rule.append", family: 6, table: "nat", chain: "CNI-NOPE", rule: ["-j", "ACCEPT"] };
+          const v6fails: FirewallOp = {
+            op: "ipt.rule.append",
+            family: 6,
+            table: "nat",
+            chain: "CNI-NOPE",
+            rule: ["-j", "ACCEPT"],
+          };
           await expect(fw.apply([...add(4), v6fails])).rejects.toThrow();
           expect(await nat(fw)).toEqual(before);
         },

@@ -20,7 +20,9 @@ import type { FirewallTools } from "./support.ts";
  * What one family's committed restore needs for an undo: the tables as they were, or for
  * a read-free write (render-ipt-fresh.ts) the restore input that takes it back.
  */
-export type IptCommitted = { family: Family; before: Map<IptTable, IptChainState[]> } | { family: Family; undoInput: string };
+export type IptCommitted =
+  | { family: Family; before: Map<IptTable, IptChainState[]> }
+  | { family: Family; undoInput: string };
 
 /** Reads and writes iptables through the save/restore tools. */
 export interface IptBackend {
@@ -34,7 +36,8 @@ export interface IptBackend {
 
 /** The iptables backend over `exec` with the tools found. */
 export function createIptBackend(exec: ToolExec, tools: FirewallTools): IptBackend {
-  const restoreTool = (family: Family): string | undefined => (family === 4 ? tools.iptablesRestore : tools.ip6tablesRestore);
+  const restoreTool = (family: Family): string | undefined =>
+    family === 4 ? tools.iptablesRestore : tools.ip6tablesRestore;
 
   function save(family: Family, table: IptTable): IptChainState[] {
     const tool = family === 4 ? tools.iptablesSave : tools.ip6tablesSave;
@@ -56,7 +59,8 @@ export function createIptBackend(exec: ToolExec, tools: FirewallTools): IptBacke
           const body = renderIptUndo(was, save(family, table));
           return body.length === 0 ? [] : [`*${table}`, ...body, "COMMIT"];
         });
-        if (blocks.length > 0 && tool !== undefined) runOrThrow(exec, [tool, "--noflush", "--wait"], `${blocks.join("\n")}\n`);
+        if (blocks.length > 0 && tool !== undefined)
+          runOrThrow(exec, [tool, "--noflush", "--wait"], `${blocks.join("\n")}\n`);
       } catch {
         // The original error is what the caller needs to see.
       }
@@ -69,7 +73,11 @@ export function createIptBackend(exec: ToolExec, tools: FirewallTools): IptBacke
     // An ADD whose own chains are new needs no read: one restore, whatever the table holds.
     const fresh = renderIptFresh(ops, family);
     const freshTool = restoreTool(family);
-    if (fresh !== undefined && freshTool !== undefined && exec([freshTool, "--noflush", "--wait"], fresh.input).exitCode === 0) {
+    if (
+      fresh !== undefined &&
+      freshTool !== undefined &&
+      exec([freshTool, "--noflush", "--wait"], fresh.input).exitCode === 0
+    ) {
       return { family, undoInput: fresh.undo };
     }
     const readAll = (): Map<IptTable, IptChainState[]> => new Map(tables.map((t) => [t, save(family, t)]));

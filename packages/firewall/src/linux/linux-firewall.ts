@@ -64,7 +64,9 @@ export async function createLinuxFirewall(options: LinuxFirewallOptions = {}): P
   /** The nftables transport; nfnetlink is loaded on first use, `nft` when its socket will not open. */
   function nftBackend(): Promise<NftBackend> {
     if (transport === "nft") return Promise.resolve(cliNft);
-    nfnl ??= import("./nfnl/backend.ts").then((m) => m.createNfnlBackend(options.netns, cliNft, options.afterNftRead)).catch(() => cliNft);
+    nfnl ??= import("./nfnl/backend.ts")
+      .then((m) => m.createNfnlBackend(options.netns, cliNft, options.afterNftRead))
+      .catch(() => cliNft);
     return nfnl;
   }
   const works = new Map<FirewallBackend, boolean>();
@@ -78,7 +80,9 @@ export async function createLinuxFirewall(options: LinuxFirewallOptions = {}): P
       else {
         // SupportsIPTables: whether iptables can check that filter's INPUT exists, as
         // go-iptables' ChainExists asks it (one line of one small chain, whatever nat holds).
-        ok = hasIptablesTools(tools) && exec([tools.iptables as string, "-t", "filter", "-S", "INPUT", "1"]).exitCode === 0;
+        ok =
+          hasIptablesTools(tools) &&
+          exec([tools.iptables as string, "-t", "filter", "-S", "INPUT", "1"]).exitCode === 0;
       }
       works.set(backend, ok);
     }

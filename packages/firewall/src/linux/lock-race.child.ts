@@ -9,7 +9,14 @@ import type { FirewallTx } from "../ops.ts";
 import { createLinuxFirewall } from "./linux-firewall.ts";
 import { raceAdd } from "./lock-race.ts";
 
-const [backend, i, startAt, pause, lock, dir] = process.argv.slice(2) as [string, string, string, string, string, string];
+const [backend, i, startAt, pause, lock, dir] = process.argv.slice(2) as [
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+];
 const isRead = (argv: readonly string[]): boolean => /-save$/.test(argv[0] ?? "") || argv.includes("list");
 const fw = await createLinuxFirewall({
   path: dir,

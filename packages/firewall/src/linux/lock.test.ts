@@ -31,32 +31,64 @@ const CASES: Case[] = [
 ];
 
 /** Runs N children at once in `ns`; their exit codes and stderr. */
-async function race(ns: string, c: Case, dir: string, lockPath: string, lock: "on" | "off"): Promise<{ code: number; err: string }[]> {
+async function race(
+  ns: string,
+  c: Case,
+  dir: string,
+  lockPath: string,
+  lock: "on" | "off",
+): Promise<{ code: number; err: string }[]> {
   const startAt = Date.now() + 4000;
   const kids = Array.from({ length: N }, (_, i) =>
-    Bun.spawn(["ip", "netns", "exec", ns, process.execPath, CHILD, c.backend, String(i), String(startAt), String(PAUSE_MS), lock, dir], {
-      env: { ...process.env, TSCNI_FIREWALL_LOCK: lockPath },
-      stdout: "ignore",
-      stderr: "pipe",
-    }),
+    Bun.spawn(
+      [
+        "ip",
+        "netns",
+        "exec",
+        ns,
+        process.execPath,
+        CHILD,
+        c.backend,
+        String(i),
+        String(startAt),
+        String(PAUSE_MS),
+        lock,
+        dir,
+      ],
+      {
+        env: { ...process.env, TSCNI_FIREWALL_LOCK: lockPath },
+        stdout: "ignore",
+        stderr: "pipe",
+      },
+    ),
   );
-  return Promise.all(kids.map(async (k) => ({ code: await k.exited, err: (await new Response(k.stderr).text()).trim() })));
+  return Promise.all(
+    kids.map(async (k) => ({ code: await k.exited, err: (await new Response(k.stderr).text()).trim() })),
+  );
 }
 
 /** Creates the race's baseline, runs it, and returns what the table holds. */
-async function run(c: Case, lock: "on" | "off"): Promise<{ outcomes: { code: number; err: string }[]; jumps: number; perContainer: number; shared?: string[] }> {
+async function run(
+  c: Case,
+  lock: "on" | "off",
+): Promise<{ outcomes: { code: number; err: string }[]; jumps: number; perContainer: number; shared?: string[] }> {
   const tools = iptablesVariantDir(c.variant);
   const lockDir = mkdtempSync(join(tmpdir(), "tscni-fwlock-"));
   try {
     return await withThrowawayNetns(
       1,
       async ([ns]) => {
-        const fw = await createLinuxFirewall({ netns: ns?.path ?? "", path: tools.dir, lock: createFirewallLock(join(lockDir, "lock")) });
+        const fw = await createLinuxFirewall({
+          netns: ns?.path ?? "",
+          path: tools.dir,
+          lock: createFirewallLock(join(lockDir, "lock")),
+        });
         // iptables: the shared chain is there but its jump is not, so every ADD sees the
         // jump missing (a fresh chain would make the others' `-N` fail and retry instead).
         if (c.backend === "ipt") await fw.apply([raceAdd("ipt", 0)[0] as never]);
         const outcomes = await race(ns?.name ?? "", c, tools.dir, join(lockDir, "lock"), lock);
-        if (c.backend === "nft") return { outcomes, ...nftRaceExpected(N, await fw.nftTable(RACE_NFT_TABLE.family, RACE_NFT_TABLE.table)) };
+        if (c.backend === "nft")
+          return { outcomes, ...nftRaceExpected(N, await fw.nftTable(RACE_NFT_TABLE.family, RACE_NFT_TABLE.table)) };
         const got = iptRaceExpected(N, (await fw.iptables(4, "nat")) ?? []);
         return { outcomes, jumps: got.jumps, perContainer: got.perContainer, shared: got.sharedRules };
       },

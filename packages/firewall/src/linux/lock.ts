@@ -32,7 +32,8 @@ export function createFirewallLock(path = process.env.TSCNI_FIREWALL_LOCK ?? DEF
       try {
         fd = open();
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw new FirewallError(`cannot open the firewall lock ${path}: ${(e as Error).message}`);
+        if ((e as NodeJS.ErrnoException).code !== "ENOENT")
+          throw new FirewallError(`cannot open the firewall lock ${path}: ${(e as Error).message}`);
         // Only the first lock on a node makes the directory (/run is a tmpfs).
         mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
         fd = open();

@@ -29,5 +29,8 @@ export function supportsNftables(tools: FirewallTools, exec: ToolExec): boolean 
   if (v.exitCode !== 0 || v.stdout.startsWith("nftables v0.") || v.stdout.startsWith("nftables v1.0.0 ")) return false;
   const check = (script: string): boolean => exec([tools.nft as string, "--check", "-f", "-"], script).exitCode === 0;
   // knftables retries without the object comment (older kernels), so do we.
-  return check('add table ip supports_nftables_test { comment "test" ; }\n') || check("add table ip supports_nftables_test\n");
+  return (
+    check('add table ip supports_nftables_test { comment "test" ; }\n') ||
+    check("add table ip supports_nftables_test\n")
+  );
 }

@@ -12,9 +12,27 @@ describe("iptMasqSetup", () => {
   test("makes the reference's chain, its two rules and the POSTROUTING jump for an IPv4 address (H-3)", () => {
     expect(iptMasqSetup([cidr("198.18.0.5/24")], "mynet", "ctr1")).toEqual([
       { op: "ipt.chain.ensure", family: 4, table: "nat", chain: CHAIN, fresh: true },
-      { op: "ipt.rule.append", family: 4, table: "nat", chain: CHAIN, rule: ["-d", "198.18.0.0/24", ...tail("ACCEPT")] },
-      { op: "ipt.rule.append", family: 4, table: "nat", chain: CHAIN, rule: ["!", "-d", "224.0.0.0/4", ...tail("MASQUERADE")] },
-      { op: "ipt.rule.append", family: 4, table: "nat", chain: "POSTROUTING", rule: ["-s", "198.18.0.5/32", ...tail(CHAIN)] },
+      {
+        op: "ipt.rule.append",
+        family: 4,
+        table: "nat",
+        chain: CHAIN,
+        rule: ["-d", "198.18.0.0/24", ...tail("ACCEPT")],
+      },
+      {
+        op: "ipt.rule.append",
+        family: 4,
+        table: "nat",
+        chain: CHAIN,
+        rule: ["!", "-d", "224.0.0.0/4", ...tail("MASQUERADE")],
+      },
+      {
+        op: "ipt.rule.append",
+        family: 4,
+        table: "nat",
+        chain: "POSTROUTING",
+        rule: ["-s", "198.18.0.5/32", ...tail(CHAIN)],
+      },
     ]);
   });
 
@@ -45,8 +63,20 @@ describe("iptMasqSetup", () => {
 describe("iptMasqTeardown", () => {
   test("deletes both forms of the jump, then removes the chain (the reference's TeardownIPMasq)", () => {
     expect(iptMasqTeardown([cidr("198.18.0.5/24")], "mynet", "ctr1")).toEqual([
-      { op: "ipt.rule.delete", family: 4, table: "nat", chain: "POSTROUTING", rule: ["-s", "198.18.0.5/32", ...tail(CHAIN)] },
-      { op: "ipt.rule.delete", family: 4, table: "nat", chain: "POSTROUTING", rule: ["-s", "198.18.0.0/24", ...tail(CHAIN)] },
+      {
+        op: "ipt.rule.delete",
+        family: 4,
+        table: "nat",
+        chain: "POSTROUTING",
+        rule: ["-s", "198.18.0.5/32", ...tail(CHAIN)],
+      },
+      {
+        op: "ipt.rule.delete",
+        family: 4,
+        table: "nat",
+        chain: "POSTROUTING",
+        rule: ["-s", "198.18.0.0/24", ...tail(CHAIN)],
+      },
       { op: "ipt.chain.remove", family: 4, table: "nat", chain: CHAIN },
     ]);
   });
@@ -59,7 +89,11 @@ describe("iptMasqTeardown", () => {
   });
 
   test("removes the chain once per family for a dual-stack container", () => {
-    const removes = iptMasqTeardown([cidr("198.18.0.5/24"), cidr("198.18.1.5/24"), cidr("2001:db8::5/64")], "mynet", "ctr1").filter((o) => o.op === "ipt.chain.remove");
+    const removes = iptMasqTeardown(
+      [cidr("198.18.0.5/24"), cidr("198.18.1.5/24"), cidr("2001:db8::5/64")],
+      "mynet",
+      "ctr1",
+    ).filter((o) => o.op === "ipt.chain.remove");
     expect(removes.map((o) => o.family)).toEqual([4, 6]);
   });
 });

@@ -64,8 +64,15 @@ export function iptMasqSetup(ips: readonly IPNet[], net: string, cid: string): I
     const family = familyOf(ipn);
     // The container's own chain (fresh): the backend may write without reading nat first.
     ops.push({ op: "ipt.chain.ensure", family, table: TABLE, chain, fresh: true });
-    for (const rule of iptMasqChainRules(ipn, comment)) ops.push({ op: "ipt.rule.append", family, table: TABLE, chain, rule });
-    ops.push({ op: "ipt.rule.append", family, table: TABLE, chain: "POSTROUTING", rule: iptMasqJump(ipn, chain, comment) });
+    for (const rule of iptMasqChainRules(ipn, comment))
+      ops.push({ op: "ipt.rule.append", family, table: TABLE, chain, rule });
+    ops.push({
+      op: "ipt.rule.append",
+      family,
+      table: TABLE,
+      chain: "POSTROUTING",
+      rule: iptMasqJump(ipn, chain, comment),
+    });
   }
   return ops;
 }
@@ -83,8 +90,20 @@ export function iptMasqTeardown(ips: readonly IPNet[], net: string, cid: string)
   const ops: IptablesOp[] = [];
   for (const ipn of ips) {
     const family = familyOf(ipn);
-    ops.push({ op: "ipt.rule.delete", family, table: TABLE, chain: "POSTROUTING", rule: iptMasqJump(ipn, chain, comment) });
-    ops.push({ op: "ipt.rule.delete", family, table: TABLE, chain: "POSTROUTING", rule: iptMasqLegacyJump(ipn, chain, comment) });
+    ops.push({
+      op: "ipt.rule.delete",
+      family,
+      table: TABLE,
+      chain: "POSTROUTING",
+      rule: iptMasqJump(ipn, chain, comment),
+    });
+    ops.push({
+      op: "ipt.rule.delete",
+      family,
+      table: TABLE,
+      chain: "POSTROUTING",
+      rule: iptMasqLegacyJump(ipn, chain, comment),
+    });
   }
   const families: Family[] = ips.length === 0 ? [4, 6] : [...new Set(ips.map(familyOf))];
   for (const family of families) ops.push({ op: "ipt.chain.remove", family, table: TABLE, chain });

@@ -23,7 +23,11 @@ const TABLE_COMMENT = "Masquerading for plugins from github.com/containernetwork
 const CHAIN_COMMENT = "Masquerade traffic from certain IPs to any (non-multicast) IP outside their subnet";
 
 /** The postrouting chain's rules, rewritten on every setup (the reference flushes and re-adds them). */
-export const MASQ_POSTROUTING_RULES: readonly string[] = ["ip daddr 224.0.0.0/4 return", "ip6 daddr ff00::/8 return", `goto ${MASQ_CHAIN}`];
+export const MASQ_POSTROUTING_RULES: readonly string[] = [
+  "ip daddr 224.0.0.0/4 return",
+  "ip6 daddr ff00::/8 return",
+  `goto ${MASQ_CHAIN}`,
+];
 
 /** One address's rule: from the address, to anything outside its subnet, masquerade. */
 export function nftMasqRule(ipn: IPNet): string {
@@ -45,7 +49,12 @@ export function nftMasqSetup(ips: readonly IPNet[], net: string, ifName: string,
     { op: "nft.table.ensure", ...at, comment: TABLE_COMMENT },
     { op: "nft.chain.ensure", ...at, chain: MASQ_CHAIN, comment: CHAIN_COMMENT },
     // After masq_checks exists, so that the goto resolves.
-    { op: "nft.chain.ensure", ...at, chain: MASQ_POSTROUTING, base: { type: "nat", hook: "postrouting", priority: "srcnat" } },
+    {
+      op: "nft.chain.ensure",
+      ...at,
+      chain: MASQ_POSTROUTING,
+      base: { type: "nat", hook: "postrouting", priority: "srcnat" },
+    },
     { op: "nft.chain.flush", ...at, chain: MASQ_POSTROUTING },
     ...MASQ_POSTROUTING_RULES.map((rule): NftOp => ({ op: "nft.rule.add", ...at, chain: MASQ_POSTROUTING, rule })),
     { op: "nft.rule.delete", ...at, chain: MASQ_CHAIN, commentPrefix: nftMasqInstanceHash(net, ifName, cid) },

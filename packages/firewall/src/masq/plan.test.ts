@@ -4,7 +4,13 @@ import { isMasqBackend, planMasqSetup, planMasqTeardown, unknownMasqBackend } fr
 
 describe("masquerade backend choice (H-3)", () => {
   test("knows exactly the two backends and names any other value as the reference does", () => {
-    expect(["iptables", "nftables", "", "nft", "IPTABLES"].map(isMasqBackend)).toEqual([true, true, false, false, false]);
+    expect(["iptables", "nftables", "", "nft", "IPTABLES"].map(isMasqBackend)).toEqual([
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
     expect(unknownMasqBackend("nft")).toBe('unknown ipmasq backend "nft"');
     expect(unknownMasqBackend("")).toBe('unknown ipmasq backend ""');
   });

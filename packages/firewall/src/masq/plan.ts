@@ -30,7 +30,13 @@ export function unknownMasqBackend(value: string): string {
  *
  * @example planMasqSetup("iptables", [parseCIDR("198.18.0.5/24")!], "net", "eth0", "c1")
  */
-export function planMasqSetup(backend: MasqBackend, ips: readonly IPNet[], net: string, ifName: string, cid: string): FirewallTx {
+export function planMasqSetup(
+  backend: MasqBackend,
+  ips: readonly IPNet[],
+  net: string,
+  ifName: string,
+  cid: string,
+): FirewallTx {
   return backend === "iptables" ? iptMasqSetup(ips, net, cid) : nftMasqSetup(ips, net, ifName, cid);
 }
 
@@ -38,6 +44,12 @@ export function planMasqSetup(backend: MasqBackend, ips: readonly IPNet[], net: 
  * The transaction that removes what {@link planMasqSetup} made on `backend`, and what
  * the reference made for the same attachment; every part already gone is fine (DEL-3).
  */
-export function planMasqTeardown(backend: MasqBackend, ips: readonly IPNet[], net: string, ifName: string, cid: string): FirewallTx {
+export function planMasqTeardown(
+  backend: MasqBackend,
+  ips: readonly IPNet[],
+  net: string,
+  ifName: string,
+  cid: string,
+): FirewallTx {
   return backend === "iptables" ? iptMasqTeardown(ips, net, cid) : nftMasqTeardown(net, ifName, cid);
 }

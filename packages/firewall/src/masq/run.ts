@@ -26,12 +26,20 @@ export interface MasqAttachment {
  * and ask what works only when that fails: the same choice, without the three probe
  * processes on every ADD of a node where iptables works.
  */
-export async function setupMasq(fw: Firewall, configured: MasqBackend | undefined, ips: readonly IPNet[], a: MasqAttachment, warn: (msg: string) => void = () => {}): Promise<MasqBackend> {
+export async function setupMasq(
+  fw: Firewall,
+  configured: MasqBackend | undefined,
+  ips: readonly IPNet[],
+  a: MasqAttachment,
+  warn: (msg: string) => void = () => {},
+): Promise<MasqBackend> {
   const attempt = async (backend: MasqBackend): Promise<MasqBackend> => {
     try {
       await fw.apply(planMasqSetup(backend, ips, a.net, a.ifName, a.cid));
     } catch (err) {
-      await undoMasq(fw, backend, ips, a).catch((e: unknown) => warn(`rollback: ${e instanceof Error ? e.message : String(e)}`));
+      await undoMasq(fw, backend, ips, a).catch((e: unknown) =>
+        warn(`rollback: ${e instanceof Error ? e.message : String(e)}`),
+      );
       throw err;
     }
     return backend;
@@ -46,7 +54,12 @@ export async function setupMasq(fw: Firewall, configured: MasqBackend | undefine
 }
 
 /** Removes what {@link setupMasq} made on `backend` (rollback of a failed ADD). */
-export async function undoMasq(fw: Firewall, backend: MasqBackend, ips: readonly IPNet[], a: MasqAttachment): Promise<void> {
+export async function undoMasq(
+  fw: Firewall,
+  backend: MasqBackend,
+  ips: readonly IPNet[],
+  a: MasqAttachment,
+): Promise<void> {
   await fw.apply(planMasqTeardown(backend, ips, a.net, a.ifName, a.cid));
 }
 

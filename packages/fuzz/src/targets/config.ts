@@ -33,6 +33,9 @@ export const configTarget: Target<Uint8Array> = {
       lint("checkConfList", () => checkConfList(bytes))
     );
   },
-  save: (bytes) => ({ base64: Buffer.from(bytes).toString("base64"), text: new TextDecoder().decode(bytes).slice(0, 2000) }),
+  save: (bytes) => ({
+    base64: Buffer.from(bytes).toString("base64"),
+    text: new TextDecoder().decode(bytes).slice(0, 2000),
+  }),
   load: (saved) => Uint8Array.from(Buffer.from(String((saved as { base64?: unknown }).base64 ?? ""), "base64")),
 };

@@ -20,7 +20,26 @@ export interface ConvertCase {
   trip: boolean;
 }
 
-const resultKey = fc.constantFrom("cniVersion", "ips", "ip4", "ip6", "interfaces", "routes", "dns", "ip", "gateway", "interface", "version", "address", "dst", "gw", "mtu", "mac", "sandbox", "__proto__");
+const resultKey = fc.constantFrom(
+  "cniVersion",
+  "ips",
+  "ip4",
+  "ip6",
+  "interfaces",
+  "routes",
+  "dns",
+  "ip",
+  "gateway",
+  "interface",
+  "version",
+  "address",
+  "dst",
+  "gw",
+  "mtu",
+  "mac",
+  "sandbox",
+  "__proto__",
+);
 const hostileResult = jsonText(anyLeaf, resultKey, 4).map((t) => JSON.parse(t) as unknown);
 
 const asJson = <T>(x: T): T => JSON.parse(JSON.stringify(x)) as T;
@@ -34,9 +53,24 @@ export function convertTarget(convert: (r: Result, to: string) => Result = conve
     name: "convert",
     summary: "results of every version through parseResult and convertResult, with invariants",
     arbitrary: fc.oneof(
-      { arbitrary: fc.tuple(anyResult, fc.constantFrom(...VERSIONS)).map(([r, to]) => ({ result: asJson(r), to, valid: true, trip: false })), weight: 3 },
-      { arbitrary: fc.tuple(result020(true), fc.constantFrom(...VERSIONS)).map(([r, to]) => ({ result: asJson(r), to, valid: true, trip: true })), weight: 1 },
-      { arbitrary: fc.tuple(hostileResult, fc.constantFrom(...VERSIONS, "", "9.9.9")).map(([result, to]) => ({ result, to, valid: false, trip: false })), weight: 2 },
+      {
+        arbitrary: fc
+          .tuple(anyResult, fc.constantFrom(...VERSIONS))
+          .map(([r, to]) => ({ result: asJson(r), to, valid: true, trip: false })),
+        weight: 3,
+      },
+      {
+        arbitrary: fc
+          .tuple(result020(true), fc.constantFrom(...VERSIONS))
+          .map(([r, to]) => ({ result: asJson(r), to, valid: true, trip: true })),
+        weight: 1,
+      },
+      {
+        arbitrary: fc
+          .tuple(hostileResult, fc.constantFrom(...VERSIONS, "", "9.9.9"))
+          .map(([result, to]) => ({ result, to, valid: false, trip: false })),
+        weight: 2,
+      },
     ),
     check({ result, to, valid, trip }) {
       const parsed = judge("parseResult", [1, 6, 7], () => parseResult(result));
@@ -51,14 +85,16 @@ export function convertTarget(convert: (r: Result, to: string) => Result = conve
       const out = conv.value as Result | undefined;
       if (out === undefined) return undefined;
       // "" converts to the 0.1.0 format, labelled as the converter chooses (R02-3).
-      if (to !== "" && out.cniVersion !== to) return `convertResult ${r.cniVersion} -> ${to} labelled it ${out.cniVersion}`;
+      if (to !== "" && out.cniVersion !== to)
+        return `convertResult ${r.cniVersion} -> ${to} labelled it ${out.cniVersion}`;
       if (resultFamily(to) === resultFamily(r.cniVersion) && !same({ ...out, cniVersion: r.cniVersion }, r)) {
         return `convertResult ${r.cniVersion} -> ${to} changed more than the label inside one family`;
       }
       if (trip && resultFamily(to) !== "020") {
         const back = judge(`convertResult ${to} -> ${r.cniVersion}`, [1], () => convert(out, r.cniVersion));
         if (back.failure !== undefined) return back.failure;
-        if (back.value !== undefined && !same(back.value, r)) return `a ${r.cniVersion} result did not survive a trip to ${to} and back`;
+        if (back.value !== undefined && !same(back.value, r))
+          return `a ${r.cniVersion} result did not survive a trip to ${to} and back`;
       }
       return undefined;
     },

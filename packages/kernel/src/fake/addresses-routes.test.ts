@@ -17,7 +17,11 @@ function wired(up = true) {
         ] as const)
       : []),
   ]);
-  const routes = (family?: 4 | 6) => s.kernel.snapshot(c1).routes.filter((r) => !family || r.family === family).map(routeLine);
+  const routes = (family?: 4 | 6) =>
+    s.kernel
+      .snapshot(c1)
+      .routes.filter((r) => !family || r.family === family)
+      .map(routeLine);
   const addrs = () => s.kernel.snapshot(c1).addresses.map((a) => `${a.cidr} ${a.dev} ${a.scope}`);
   return { ...s, c1, routes, addrs };
 }
@@ -86,10 +90,18 @@ describe("addresses", () => {
   test("a duplicate address is exists and a missing one not-found", () => {
     const { kernel, c1 } = wired();
     kernel.applySync([{ op: "addr.add", ns: c1, dev: "eth0", cidr: "198.18.0.5/24" }]);
-    expect(kindOf(() => kernel.applySync([{ op: "addr.add", ns: c1, dev: "eth0", cidr: "198.18.0.5/24" }]))).toBe("exists");
-    expect(kindOf(() => kernel.applySync([{ op: "addr.del", ns: c1, dev: "eth0", cidr: "198.18.0.9/24" }]))).toBe("not-found");
-    expect(kindOf(() => kernel.applySync([{ op: "addr.add", ns: c1, dev: "eth9", cidr: "198.18.0.5/24" }]))).toBe("not-found");
-    expect(kindOf(() => kernel.applySync([{ op: "addr.add", ns: c1, dev: "eth0", cidr: "198.18.0.500/24" }]))).toBe("invalid");
+    expect(kindOf(() => kernel.applySync([{ op: "addr.add", ns: c1, dev: "eth0", cidr: "198.18.0.5/24" }]))).toBe(
+      "exists",
+    );
+    expect(kindOf(() => kernel.applySync([{ op: "addr.del", ns: c1, dev: "eth0", cidr: "198.18.0.9/24" }]))).toBe(
+      "not-found",
+    );
+    expect(kindOf(() => kernel.applySync([{ op: "addr.add", ns: c1, dev: "eth9", cidr: "198.18.0.5/24" }]))).toBe(
+      "not-found",
+    );
+    expect(kindOf(() => kernel.applySync([{ op: "addr.add", ns: c1, dev: "eth0", cidr: "198.18.0.500/24" }]))).toBe(
+      "invalid",
+    );
   });
 
   test("taking a link down flushes its routes and IPv6 addresses but keeps IPv4 addresses", () => {
@@ -114,12 +126,16 @@ test("an IPv6 address on lo gets a prefix route, ::1 and IPv4 ones do not (as on
     { op: "addr.add", ns: c1, dev: "lo", cidr: "2001:db8::1/64" },
     { op: "addr.add", ns: c1, dev: "lo", cidr: "198.18.3.1/24" },
   ]);
-  expect(routes().filter((r) => r.includes("dev lo"))).toEqual(["2001:db8::/64 dev lo proto kernel scope global metric 256"]);
+  expect(routes().filter((r) => r.includes("dev lo"))).toEqual([
+    "2001:db8::/64 dev lo proto kernel scope global metric 256",
+  ]);
 });
 
 test("a link.set with a missing master changes nothing", () => {
   const { kernel, c1 } = wired(false);
-  expect(kindOf(() => kernel.applySync([{ op: "link.set", ns: c1, name: "eth0", up: true, master: "br9" }]))).toBe("not-found");
+  expect(kindOf(() => kernel.applySync([{ op: "link.set", ns: c1, name: "eth0", up: true, master: "br9" }]))).toBe(
+    "not-found",
+  );
   expect(kernel.snapshot(c1).links[1]?.up).toBe(false);
 });
 
@@ -146,8 +162,12 @@ describe("routes", () => {
 
   test("an unreachable gateway is refused unless onlink", () => {
     const { kernel, c1 } = addressed();
-    expect(kindOf(() => kernel.applySync([{ op: "route.add", ns: c1, dst: "0.0.0.0/0", gw: "198.19.0.1" }]))).toBe("unreachable");
-    expect(kindOf(() => kernel.applySync([{ op: "route.add", ns: c1, dst: "0.0.0.0/0", gw: "198.18.0.1", dev: "lo" }]))).toBe("unreachable");
+    expect(kindOf(() => kernel.applySync([{ op: "route.add", ns: c1, dst: "0.0.0.0/0", gw: "198.19.0.1" }]))).toBe(
+      "unreachable",
+    );
+    expect(
+      kindOf(() => kernel.applySync([{ op: "route.add", ns: c1, dst: "0.0.0.0/0", gw: "198.18.0.1", dev: "lo" }])),
+    ).toBe("unreachable");
     kernel.applySync([{ op: "route.add", ns: c1, dst: "0.0.0.0/0", gw: "198.19.0.1", dev: "eth0", onlink: true }]);
   });
 
@@ -169,26 +189,42 @@ describe("routes", () => {
   test("routes to a missing or down device, and with host bits, are refused", () => {
     const { kernel, c1 } = addressed();
     kernel.applySync([{ op: "veth.add", ns: c1, name: "x", peer: { name: "y", ns: c1 } }]);
-    expect(kindOf(() => kernel.applySync([{ op: "route.add", ns: c1, dst: "198.19.0.0/24", dev: "eth9" }]))).toBe("not-found");
-    expect(kindOf(() => kernel.applySync([{ op: "route.add", ns: c1, dst: "198.19.0.0/24", dev: "x" }]))).toBe("unreachable");
-    expect(kindOf(() => kernel.applySync([{ op: "route.add", ns: c1, dst: "198.19.0.1/24", dev: "eth0" }]))).toBe("invalid");
+    expect(kindOf(() => kernel.applySync([{ op: "route.add", ns: c1, dst: "198.19.0.0/24", dev: "eth9" }]))).toBe(
+      "not-found",
+    );
+    expect(kindOf(() => kernel.applySync([{ op: "route.add", ns: c1, dst: "198.19.0.0/24", dev: "x" }]))).toBe(
+      "unreachable",
+    );
+    expect(kindOf(() => kernel.applySync([{ op: "route.add", ns: c1, dst: "198.19.0.1/24", dev: "eth0" }]))).toBe(
+      "invalid",
+    );
     expect(kindOf(() => kernel.applySync([{ op: "route.add", ns: c1, dst: "198.19.0.0/24" }]))).toBe("not-found");
   });
 
   test("a duplicate route is exists and deleting a missing one not-found", () => {
     const { kernel, c1, routes } = addressed();
     kernel.applySync([{ op: "route.add", ns: c1, dst: "198.19.0.0/24", gw: "198.18.0.1" }]);
-    expect(kindOf(() => kernel.applySync([{ op: "route.add", ns: c1, dst: "198.19.0.0/24", gw: "198.18.0.2" }]))).toBe("exists");
+    expect(kindOf(() => kernel.applySync([{ op: "route.add", ns: c1, dst: "198.19.0.0/24", gw: "198.18.0.2" }]))).toBe(
+      "exists",
+    );
     kernel.applySync([{ op: "route.add", ns: c1, dst: "198.19.0.0/24", gw: "198.18.0.2", metric: 100 }]);
     kernel.applySync([{ op: "route.del", ns: c1, dst: "198.19.0.0/24", gw: "198.18.0.1" }]);
     expect(routes(4)).toContain("198.19.0.0/24 via 198.18.0.2 dev eth0 proto boot scope global metric 100");
-    expect(kindOf(() => kernel.applySync([{ op: "route.del", ns: c1, dst: "198.19.0.0/24", gw: "198.18.0.1" }]))).toBe("not-found");
+    expect(kindOf(() => kernel.applySync([{ op: "route.del", ns: c1, dst: "198.19.0.0/24", gw: "198.18.0.1" }]))).toBe(
+      "not-found",
+    );
   });
 
   test("a source must be a local address and is reported", () => {
     const { kernel, c1, routes } = addressed();
-    expect(kindOf(() => kernel.applySync([{ op: "route.add", ns: c1, dst: "198.19.0.0/24", dev: "eth0", src: "198.18.0.9" }]))).toBe("invalid");
-    kernel.applySync([{ op: "route.add", ns: c1, dst: "198.19.0.0/24", dev: "eth0", src: "198.18.0.5", mtu: 1400, table: 100 }]);
+    expect(
+      kindOf(() =>
+        kernel.applySync([{ op: "route.add", ns: c1, dst: "198.19.0.0/24", dev: "eth0", src: "198.18.0.9" }]),
+      ),
+    ).toBe("invalid");
+    kernel.applySync([
+      { op: "route.add", ns: c1, dst: "198.19.0.0/24", dev: "eth0", src: "198.18.0.5", mtu: 1400, table: 100 },
+    ]);
     expect(routes(4)).toContain("198.19.0.0/24 dev eth0 table 100 proto boot scope link src 198.18.0.5 mtu 1400");
   });
 });
@@ -221,9 +257,15 @@ describe("sysctls", () => {
 
   test("unknown keys are not-found and non-integer values invalid", () => {
     const { kernel, c1 } = wired();
-    expect(kindOf(() => kernel.applySync([{ op: "sysctl.set", ns: c1, key: "net.ipv4.nope", value: "1" }]))).toBe("not-found");
-    expect(kindOf(() => kernel.applySync([{ op: "sysctl.set", ns: c1, key: "net.ipv6.conf.eth9.accept_ra", value: "0" }]))).toBe("not-found");
-    expect(kindOf(() => kernel.applySync([{ op: "sysctl.set", ns: c1, key: "net.ipv4.ip_forward", value: "yes" }]))).toBe("invalid");
+    expect(kindOf(() => kernel.applySync([{ op: "sysctl.set", ns: c1, key: "net.ipv4.nope", value: "1" }]))).toBe(
+      "not-found",
+    );
+    expect(
+      kindOf(() => kernel.applySync([{ op: "sysctl.set", ns: c1, key: "net.ipv6.conf.eth9.accept_ra", value: "0" }])),
+    ).toBe("not-found");
+    expect(
+      kindOf(() => kernel.applySync([{ op: "sysctl.set", ns: c1, key: "net.ipv4.ip_forward", value: "yes" }])),
+    ).toBe("invalid");
   });
 
   test("disable_ipv6 flushes IPv6 from the link and refuses new IPv6 addresses until re-enabled", () => {
@@ -234,7 +276,9 @@ describe("sysctls", () => {
     ]);
     expect(addrs()).toEqual([]);
     expect(routes()).toEqual([]);
-    expect(kindOf(() => kernel.applySync([{ op: "addr.add", ns: c1, dev: "eth0", cidr: "2001:db8::5/64" }]))).toBe("invalid");
+    expect(kindOf(() => kernel.applySync([{ op: "addr.add", ns: c1, dev: "eth0", cidr: "2001:db8::5/64" }]))).toBe(
+      "invalid",
+    );
     kernel.applySync([{ op: "sysctl.set", ns: c1, key: "net.ipv6.conf.eth0.disable_ipv6", value: "0" }]);
     expect(addrs()).toHaveLength(1);
     expect(routes(6)).toEqual(["fe80::/64 dev eth0 proto kernel scope global metric 256"]);

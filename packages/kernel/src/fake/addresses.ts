@@ -48,8 +48,15 @@ export function applyAddr(world: World, op: AddrOp): void {
   if (ns.addrs.some(same)) throw new KernelError("exists", `address "${op.cidr}" already exists on "${op.dev}"`);
   // iproute2 reads `broadcast` in the address's family; IPv6 has no broadcast, the kernel ignores it.
   const brd = op.broadcast === undefined ? undefined : parseAddr(op.broadcast);
-  if (op.broadcast !== undefined && brd?.family !== cidr.ip.family) throw new KernelError("invalid", `invalid broadcast address "${op.broadcast}"`);
-  const addr = { link: link.index, cidr, scope: op.scope ?? defaultScope(cidr), noprefixroute: op.noprefixroute ?? false, ...(brd?.family === 4 && { broadcast: brd }) };
+  if (op.broadcast !== undefined && brd?.family !== cidr.ip.family)
+    throw new KernelError("invalid", `invalid broadcast address "${op.broadcast}"`);
+  const addr = {
+    link: link.index,
+    cidr,
+    scope: op.scope ?? defaultScope(cidr),
+    noprefixroute: op.noprefixroute ?? false,
+    ...(brd?.family === 4 && { broadcast: brd }),
+  };
   ns.addrs.push(addr);
   addPrefixRoute(ns, link, addr);
 }

@@ -57,7 +57,10 @@ export function removeAddrEffects(ns: NsState, addr: Addr): void {
     else if (route.src && ipEqual(route.src, addr.cidr.ip)) route.src = heir.cidr.ip;
   }
   // Deleting the last IPv4 address of a link disables IPv4 on it (fib_disable_ip).
-  if (addr.cidr.ip.family === 4 && !ns.addrs.some((a) => a !== addr && a.link === addr.link && a.cidr.ip.family === 4)) {
+  if (
+    addr.cidr.ip.family === 4 &&
+    !ns.addrs.some((a) => a !== addr && a.link === addr.link && a.cidr.ip.family === 4)
+  ) {
     ns.routes = ns.routes.filter((r) => !(r.dev === addr.link && r.dst.ip.family === 4));
   }
 }
@@ -105,7 +108,14 @@ export function settleAddrconf(world: World): void {
       }
       if (!ns.routes.some((r) => r.dev === link.index && sameNet(r.dst, LINK_LOCAL_NET))) {
         const table = tableOfLink(ns, link);
-        ns.routes.push({ dst: LINK_LOCAL_NET, dev: link.index, scope: "global", metric: 256, protocol: "kernel", ...(table !== undefined && { table }) });
+        ns.routes.push({
+          dst: LINK_LOCAL_NET,
+          dev: link.index,
+          scope: "global",
+          metric: 256,
+          protocol: "kernel",
+          ...(table !== undefined && { table }),
+        });
       }
     }
   }

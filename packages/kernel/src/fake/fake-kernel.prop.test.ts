@@ -8,19 +8,47 @@ const C1 = "/var/run/netns/c1";
 const C2 = "/var/run/netns/c2";
 const NAMES = ["lo", "eth0", "veth1", "veth2", "br0", "br0.5", "tmp"];
 
-const CIDRS = ["198.18.0.1/24", "198.18.0.2/24", "198.18.0.3/24", "198.18.1.1/32", "2001:db8::1/64", "2001:db8::2/64", "2001:db8:1::1/128"];
+const CIDRS = [
+  "198.18.0.1/24",
+  "198.18.0.2/24",
+  "198.18.0.3/24",
+  "198.18.1.1/32",
+  "2001:db8::1/64",
+  "2001:db8::2/64",
+  "2001:db8:1::1/128",
+];
 const DSTS = ["0.0.0.0/0", "198.19.0.0/24", "198.18.1.1/32", "::/0", "2001:db8:9::/64", "198.19.0.1/24"];
 const GWS = ["198.18.0.1", "198.18.0.9", "198.18.1.1", "2001:db8::1", "fe80::1"];
-const KEYS = ["net.ipv4.ip_forward", "net.ipv6.conf.all.forwarding", "net.ipv6.conf.eth0.disable_ipv6", "net.ipv4.conf.br0.arp_notify", "net.ipv6.conf.veth1.disable_ipv6", "net.nope", "net.ipv6.conf.all.disable_ipv6"];
+const KEYS = [
+  "net.ipv4.ip_forward",
+  "net.ipv6.conf.all.forwarding",
+  "net.ipv6.conf.eth0.disable_ipv6",
+  "net.ipv4.conf.br0.arp_notify",
+  "net.ipv6.conf.veth1.disable_ipv6",
+  "net.nope",
+  "net.ipv6.conf.all.disable_ipv6",
+];
 
 const GONE = "/var/run/netns/gone";
-const ns = fc.oneof({ arbitrary: fc.constantFrom(HOST, C1, C2), weight: 12 }, { arbitrary: fc.constant(GONE), weight: 1 });
+const ns = fc.oneof(
+  { arbitrary: fc.constantFrom(HOST, C1, C2), weight: 12 },
+  { arbitrary: fc.constant(GONE), weight: 1 },
+);
 const name = fc.constantFrom(...NAMES);
 /** A namespace and a link name that often exists there. */
 const at = fc.oneof(
   {
     arbitrary: fc.constantFrom(
-      [C1, "eth0"], [C2, "eth0"], [HOST, "veth1"], [HOST, "veth2"], [HOST, "br0"], [HOST, "lo"], [C1, "lo"], [HOST, "tmp"], [C2, "tmp"], [HOST, "br0.5"],
+      [C1, "eth0"],
+      [C2, "eth0"],
+      [HOST, "veth1"],
+      [HOST, "veth2"],
+      [HOST, "br0"],
+      [HOST, "lo"],
+      [C1, "lo"],
+      [HOST, "tmp"],
+      [C2, "tmp"],
+      [HOST, "br0.5"],
     ),
     weight: 8,
   },
@@ -30,29 +58,82 @@ const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
 
 /** Random operations over a small universe, so they often collide and sometimes fail. */
 const opArb: fc.Arbitrary<KernelOp> = fc.oneof(
-  fc.tuple(at, name, ns).map(([[n, nm], peer, peerNs]): KernelOp => ({ op: "veth.add", ns: n, name: nm, peer: { name: peer, ns: peerNs } })),
-  at.map(([n, nm]): KernelOp => ({ op: "bridge.add", ns: n, name: nm })),
-  fc.tuple(at, fc.integer({ min: 1, max: 3 })).map(([[n, nm], id]): KernelOp => ({ op: "vlan.add", ns: n, name: `${nm}.${id}`.slice(0, 15), parent: nm, id })),
   fc
-    .tuple(at, maybe(fc.boolean()), maybe(fc.constantFrom<string | null>("br0", null)), maybe(name), maybe(fc.constantFrom(1400, 9000, 10)))
-    .map(([[n, nm], up, master, newName, mtu]): KernelOp => ({
-      op: "link.set", ns: n, name: nm,
-      ...(up !== undefined && { up }), ...(master !== undefined && { master }), ...(newName !== undefined && { newName }), ...(mtu !== undefined && { mtu }),
-    })),
-  fc.tuple(at, fc.boolean()).map(([[n, nm], isolated]): KernelOp => ({ op: "bridge-port.set", ns: n, name: nm, isolated })),
-  fc.tuple(at, fc.constantFrom("bridge-vlan.add" as const, "bridge-vlan.del" as const), fc.integer({ min: 1, max: 3 })).map(([[n, nm], op, vid]): KernelOp => ({ op, ns: n, dev: nm, vid })),
+    .tuple(at, name, ns)
+    .map(
+      ([[n, nm], peer, peerNs]): KernelOp => ({ op: "veth.add", ns: n, name: nm, peer: { name: peer, ns: peerNs } }),
+    ),
+  at.map(([n, nm]): KernelOp => ({ op: "bridge.add", ns: n, name: nm })),
+  fc
+    .tuple(at, fc.integer({ min: 1, max: 3 }))
+    .map(([[n, nm], id]): KernelOp => ({ op: "vlan.add", ns: n, name: `${nm}.${id}`.slice(0, 15), parent: nm, id })),
+  fc
+    .tuple(
+      at,
+      maybe(fc.boolean()),
+      maybe(fc.constantFrom<string | null>("br0", null)),
+      maybe(name),
+      maybe(fc.constantFrom(1400, 9000, 10)),
+    )
+    .map(
+      ([[n, nm], up, master, newName, mtu]): KernelOp => ({
+        op: "link.set",
+        ns: n,
+        name: nm,
+        ...(up !== undefined && { up }),
+        ...(master !== undefined && { master }),
+        ...(newName !== undefined && { newName }),
+        ...(mtu !== undefined && { mtu }),
+      }),
+    ),
+  fc
+    .tuple(at, fc.boolean())
+    .map(([[n, nm], isolated]): KernelOp => ({ op: "bridge-port.set", ns: n, name: nm, isolated })),
+  fc
+    .tuple(at, fc.constantFrom("bridge-vlan.add" as const, "bridge-vlan.del" as const), fc.integer({ min: 1, max: 3 }))
+    .map(([[n, nm], op, vid]): KernelOp => ({ op, ns: n, dev: nm, vid })),
   fc.tuple(at, ns).map(([[n, nm], to]): KernelOp => ({ op: "link.move", ns: n, name: nm, to })),
   at.map(([n, nm]): KernelOp => ({ op: "link.del", ns: n, name: nm })),
-  fc.tuple(at, fc.constantFrom("addr.add" as const, "addr.del" as const), fc.constantFrom(...CIDRS), maybe(fc.boolean())).map(
-    ([[n, nm], op, cidr, noprefixroute]): KernelOp => ({ op, ns: n, dev: nm, cidr, ...(noprefixroute !== undefined && { noprefixroute }) }),
-  ),
   fc
-    .tuple(at, fc.constantFrom("route.add" as const, "route.del" as const), fc.constantFrom(...DSTS), maybe(fc.constantFrom(...GWS)), fc.boolean(), maybe(fc.boolean()), maybe(fc.constantFrom(0, 100)))
-    .map(([[n, nm], op, dst, gw, withDev, onlink, metric]): KernelOp => ({
-      op, ns: n, dst,
-      ...(gw !== undefined && { gw }), ...(withDev && { dev: nm }), ...(onlink !== undefined && { onlink }), ...(metric !== undefined && { metric }),
-    })),
-  fc.tuple(ns, fc.constantFrom(...KEYS), fc.constantFrom("0", "1", "x")).map(([n, key, value]): KernelOp => ({ op: "sysctl.set", ns: n, key, value })),
+    .tuple(
+      at,
+      fc.constantFrom("addr.add" as const, "addr.del" as const),
+      fc.constantFrom(...CIDRS),
+      maybe(fc.boolean()),
+    )
+    .map(
+      ([[n, nm], op, cidr, noprefixroute]): KernelOp => ({
+        op,
+        ns: n,
+        dev: nm,
+        cidr,
+        ...(noprefixroute !== undefined && { noprefixroute }),
+      }),
+    ),
+  fc
+    .tuple(
+      at,
+      fc.constantFrom("route.add" as const, "route.del" as const),
+      fc.constantFrom(...DSTS),
+      maybe(fc.constantFrom(...GWS)),
+      fc.boolean(),
+      maybe(fc.boolean()),
+      maybe(fc.constantFrom(0, 100)),
+    )
+    .map(
+      ([[n, nm], op, dst, gw, withDev, onlink, metric]): KernelOp => ({
+        op,
+        ns: n,
+        dst,
+        ...(gw !== undefined && { gw }),
+        ...(withDev && { dev: nm }),
+        ...(onlink !== undefined && { onlink }),
+        ...(metric !== undefined && { metric }),
+      }),
+    ),
+  fc
+    .tuple(ns, fc.constantFrom(...KEYS), fc.constantFrom("0", "1", "x"))
+    .map(([n, key, value]): KernelOp => ({ op: "sysctl.set", ns: n, key, value })),
 );
 
 /** Two containers wired to a host bridge, so random ops find links to act on. */

@@ -23,7 +23,9 @@ async function kindOf(p: Promise<unknown>): Promise<string | undefined> {
 describe("FakeKernel namespaces", () => {
   test("the host namespace starts with lo up and the loopback addresses", async () => {
     const k = new FakeKernel();
-    expect(await k.links(HOST)).toMatchObject([{ index: 1, name: "lo", kind: "loopback", up: true, operState: "UNKNOWN" }]);
+    expect(await k.links(HOST)).toMatchObject([
+      { index: 1, name: "lo", kind: "loopback", up: true, operState: "UNKNOWN" },
+    ]);
     expect((await k.addresses(HOST)).map((a) => a.cidr)).toEqual(["127.0.0.1/8", "::1/128"]);
   });
 

@@ -11,7 +11,19 @@
  * only the sysctls in sysctl-store.ts exist.
  */
 import { addTap } from "./fake-tap.ts";
-import { HOST, KernelError, type AddrInfo, type Kernel, type KernelBatch, type KernelOp, type LinkInfo, type Netns, type QdiscInfo, type RouteInfo, type RuleInfo } from "../index.ts";
+import {
+  HOST,
+  KernelError,
+  type AddrInfo,
+  type Kernel,
+  type KernelBatch,
+  type KernelOp,
+  type LinkInfo,
+  type Netns,
+  type QdiscInfo,
+  type RouteInfo,
+  type RuleInfo,
+} from "../index.ts";
 import { applyAddr } from "./addresses.ts";
 import { onLinkUp, settleAddrconf } from "./connected.ts";
 import { assertInvariants } from "./invariants.ts";
@@ -41,31 +53,49 @@ export interface FakeKernelOptions {
 
 function interpret(world: World, op: KernelOp): void {
   switch (op.op) {
-    case "veth.add": return addVeth(world, op);
-    case "bridge.add": return addBridge(world, op);
-    case "vlan.add": return op.into !== undefined || op.mtu !== undefined ? addVlanInto(world, op) : addVlan(world, op);
-    case "tap.add": return addTap(world, op);
-    case "link.set": return setLink(world, op);
-    case "bridge-port.set": return setBridgePort(world, op);
+    case "veth.add":
+      return addVeth(world, op);
+    case "bridge.add":
+      return addBridge(world, op);
+    case "vlan.add":
+      return op.into !== undefined || op.mtu !== undefined ? addVlanInto(world, op) : addVlan(world, op);
+    case "tap.add":
+      return addTap(world, op);
+    case "link.set":
+      return setLink(world, op);
+    case "bridge-port.set":
+      return setBridgePort(world, op);
     case "bridge-vlan.add":
-    case "bridge-vlan.del": return bridgeVlan(world, op);
-    case "link.move": return moveLink(world, op);
-    case "link.del": return deleteLink(world, op);
+    case "bridge-vlan.del":
+      return bridgeVlan(world, op);
+    case "link.move":
+      return moveLink(world, op);
+    case "link.del":
+      return deleteLink(world, op);
     case "addr.add":
-    case "addr.del": return applyAddr(world, op);
+    case "addr.del":
+      return applyAddr(world, op);
     case "route.add":
-    case "route.del": return applyRoute(world, op);
-    case "sysctl.set": return setSysctl(requireNs(world, op.ns), op);
+    case "route.del":
+      return applyRoute(world, op);
+    case "sysctl.set":
+      return setSysctl(requireNs(world, op.ns), op);
     case "rule.add":
-    case "rule.del": return applyRule(world, op);
-    case "vrf.add": return addVrf(world, op);
-    case "macvlan.add": return addMacvlan(world, op);
-    case "ipvlan.add": return addIpvlan(world, op);
-    case "dummy.add": return addDummy(world, op);
+    case "rule.del":
+      return applyRule(world, op);
+    case "vrf.add":
+      return addVrf(world, op);
+    case "macvlan.add":
+      return addMacvlan(world, op);
+    case "ipvlan.add":
+      return addIpvlan(world, op);
+    case "dummy.add":
+      return addDummy(world, op);
     case "ifb.add":
     case "qdisc.add":
     case "qdisc.del":
-    case "filter.add": return applyTc(world, op);
+    case "filter.add":
+      return applyTc(world, op);
   }
 }
 
@@ -94,7 +124,15 @@ export class FakeKernel implements Kernel {
   }
 
   #newNs(path: Netns): NsState {
-    const ns: NsState = { path, links: new Map(), lastIndex: 0, addrs: [], routes: [], sysctls: defaultNsSysctls(), ifSysctls: new Map() };
+    const ns: NsState = {
+      path,
+      links: new Map(),
+      lastIndex: 0,
+      addrs: [],
+      routes: [],
+      sysctls: defaultNsSysctls(),
+      ifSysctls: new Map(),
+    };
     this.#world.namespaces.set(path, ns);
     insertLink(ns, { kind: "loopback", name: "lo", mac: "00:00:00:00:00:00", mtu: 65536, up: false, promisc: false });
     return ns;
@@ -106,7 +144,8 @@ export class FakeKernel implements Kernel {
 
   /** Adds a fresh namespace with only `lo`, down and without addresses. */
   addNetns(path: Netns): void {
-    if (this.#world.namespaces.has(this.#resolve(path))) throw new KernelError("exists", `netns "${path}" already exists`);
+    if (this.#world.namespaces.has(this.#resolve(path)))
+      throw new KernelError("exists", `netns "${path}" already exists`);
     this.#newNs(path);
   }
 
@@ -180,7 +219,8 @@ export class FakeKernel implements Kernel {
     const out = { ...op, ns: this.#resolve(op.ns) } as KernelOp;
     if (out.op === "veth.add") out.peer = { ...out.peer, ns: this.#resolve(out.peer.ns) };
     if (out.op === "link.move") out.to = this.#resolve(out.to);
-    if ((out.op === "macvlan.add" || out.op === "ipvlan.add" || out.op === "vlan.add") && out.into !== undefined) out.into = this.#resolve(out.into);
+    if ((out.op === "macvlan.add" || out.op === "ipvlan.add" || out.op === "vlan.add") && out.into !== undefined)
+      out.into = this.#resolve(out.into);
     return out;
   }
 

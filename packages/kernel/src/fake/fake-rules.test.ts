@@ -49,7 +49,12 @@ describe("policy rules in the fake kernel", () => {
       "32766 undefined 254",
       "32767 undefined 253",
     ]);
-    expect(await kernel.rules(c1, 6)).toContainEqual({ family: 6, priority: 32765, from: "2001:db8::5/128", table: 102 });
+    expect(await kernel.rules(c1, 6)).toContainEqual({
+      family: 6,
+      priority: 32765,
+      from: "2001:db8::5/128",
+      table: 102,
+    });
   });
 
   test("rule.del removes the first rule matching the selectors it names, and fails when none does", async () => {
@@ -61,25 +66,48 @@ describe("policy rules in the fake kernel", () => {
     kernel.applySync([{ op: "rule.del", ns: c1, from: "198.18.0.5/32" }]);
     expect((await kernel.rules(c1, 4)).filter((r) => r.table === 100).map((r) => r.from)).toEqual(["198.18.0.6/32"]);
     expect(kindOf(() => kernel.applySync([{ op: "rule.del", ns: c1, from: "198.18.0.5/32" }]))).toBe("not-found");
-    expect(kindOf(() => kernel.applySync([{ op: "rule.add", ns: c1, priority: 5, from: "198.18.0.6/32", table: 100 }, { op: "rule.add", ns: c1, priority: 5, from: "198.18.0.6/32", table: 100 }]))).toBe("exists");
-    expect(kindOf(() => kernel.applySync([{ op: "rule.add", ns: c1, from: "198.18.0.5/24", table: 100 }]))).toBe("invalid");
+    expect(
+      kindOf(() =>
+        kernel.applySync([
+          { op: "rule.add", ns: c1, priority: 5, from: "198.18.0.6/32", table: 100 },
+          { op: "rule.add", ns: c1, priority: 5, from: "198.18.0.6/32", table: 100 },
+        ]),
+      ),
+    ).toBe("exists");
+    expect(kindOf(() => kernel.applySync([{ op: "rule.add", ns: c1, from: "198.18.0.5/24", table: 100 }]))).toBe(
+      "invalid",
+    );
   });
 
   test("routes in another table are read only when that table is asked for", async () => {
     const { kernel, c1 } = wired();
     kernel.applySync([{ op: "route.add", ns: c1, dst: "0.0.0.0/0", gw: "198.18.0.1", dev: "eth0", table: 100 }]);
     expect((await kernel.routes(c1, 4)).map((r) => r.dst)).toEqual(["198.18.0.0/24"]);
-    expect(await kernel.routes(c1, 4, 100)).toEqual([{ dst: "0.0.0.0/0", family: 4, gw: "198.18.0.1", dev: "eth0", scope: "global", table: 100, protocol: "boot" }]);
+    expect(await kernel.routes(c1, 4, 100)).toEqual([
+      { dst: "0.0.0.0/0", family: 4, gw: "198.18.0.1", dev: "eth0", scope: "global", table: 100, protocol: "boot" },
+    ]);
   });
 
   test("route replace with proto kernel moves a prefix route's copy into a table, replacing one with its key", () => {
     const { kernel, c1, routes } = wired();
     kernel.applySync([
       { op: "route.add", ns: c1, dst: "198.18.0.0/24", dev: "eth0", table: 100, scope: "link" },
-      { op: "route.add", ns: c1, dst: "198.18.0.0/24", dev: "eth0", src: "198.18.0.5", scope: "link", table: 100, protocol: "kernel", replace: true },
+      {
+        op: "route.add",
+        ns: c1,
+        dst: "198.18.0.0/24",
+        dev: "eth0",
+        src: "198.18.0.5",
+        scope: "link",
+        table: 100,
+        protocol: "kernel",
+        replace: true,
+      },
       { op: "route.del", ns: c1, dst: "198.18.0.0/24", dev: "eth0" },
     ]);
-    expect(routes().filter((r) => r.startsWith("198.18"))).toEqual(["198.18.0.0/24 dev eth0 table 100 proto kernel scope link src 198.18.0.5"]);
+    expect(routes().filter((r) => r.startsWith("198.18"))).toEqual([
+      "198.18.0.0/24 dev eth0 table 100 proto kernel scope link src 198.18.0.5",
+    ]);
   });
 });
 
@@ -95,7 +123,9 @@ describe("VRF devices in the fake kernel", () => {
     expect((await kernel.link(c1, "eth0"))?.master).toBe("vrf0");
     expect(routes()).toContain("198.18.0.0/24 dev eth0 table 100 proto kernel scope link src 198.18.0.5");
     expect(routes().filter((r) => !r.includes("table 100"))).toEqual([]);
-    expect((await kernel.addresses(c1, "eth0")).map((a) => a.cidr).filter((c) => !c.startsWith("fe80"))).toEqual(["198.18.0.5/24"]);
+    expect((await kernel.addresses(c1, "eth0")).map((a) => a.cidr).filter((c) => !c.startsWith("fe80"))).toEqual([
+      "198.18.0.5/24",
+    ]);
   });
 
   test("releasing the link or deleting the VRF brings its routes back to main", () => {
@@ -106,7 +136,10 @@ describe("VRF devices in the fake kernel", () => {
       { op: "link.set", ns: c1, name: "eth0", master: null },
     ]);
     expect(routes()).toContain("198.18.0.0/24 dev eth0 proto kernel scope link src 198.18.0.5");
-    kernel.applySync([{ op: "link.set", ns: c1, name: "eth0", master: "vrf0" }, { op: "link.del", ns: c1, name: "vrf0" }]);
+    kernel.applySync([
+      { op: "link.set", ns: c1, name: "eth0", master: "vrf0" },
+      { op: "link.del", ns: c1, name: "vrf0" },
+    ]);
     expect(routes().filter((r) => r.includes("table"))).toEqual([]);
     expect(routes()).toContain("198.18.0.0/24 dev eth0 proto kernel scope link src 198.18.0.5");
   });

@@ -71,14 +71,29 @@ export function applyRule(world: World, op: RuleOp): void {
         (op.oif === undefined || r.oif === op.oif) &&
         (op.table === undefined || r.table === op.table),
     );
-    if (found === undefined) throw new KernelError("not-found", `rule not found in netns "${ns.path}": No such file or directory`);
+    if (found === undefined)
+      throw new KernelError("not-found", `rule not found in netns "${ns.path}": No such file or directory`);
     all.splice(all.indexOf(found), 1);
     return;
   }
   if (op.table === undefined || op.table === 0) throw new KernelError("invalid", "rule.add needs a table");
   const priority = op.priority ?? Math.max(0, (mine[1]?.priority ?? 1) - 1);
-  const rule: FakeRule = { family, priority, table: op.table, ...(from && { from }), ...(to && { to }), ...(op.iif !== undefined && { iif: op.iif }), ...(op.oif !== undefined && { oif: op.oif }) };
-  const same = (r: FakeRule): boolean => r.priority === priority && r.table === rule.table && sameNet(r.from, from) && sameNet(r.to, to) && r.iif === rule.iif && r.oif === rule.oif;
+  const rule: FakeRule = {
+    family,
+    priority,
+    table: op.table,
+    ...(from && { from }),
+    ...(to && { to }),
+    ...(op.iif !== undefined && { iif: op.iif }),
+    ...(op.oif !== undefined && { oif: op.oif }),
+  };
+  const same = (r: FakeRule): boolean =>
+    r.priority === priority &&
+    r.table === rule.table &&
+    sameNet(r.from, from) &&
+    sameNet(r.to, to) &&
+    r.iif === rule.iif &&
+    r.oif === rule.oif;
   if (mine.some(same)) throw new KernelError("exists", `rule already exists in netns "${ns.path}": File exists`);
   // After every rule of the same or lower priority (fib_nl_newrule's insertion point).
   const after = all.findLastIndex((r) => r.family === family && r.priority <= priority);

@@ -24,7 +24,12 @@ describe("the fake kernel's sub-links", () => {
   test("an ipvlan shares its lower's MAC and reports its mode and flag", async () => {
     const k = machine();
     k.applySync([{ op: "ipvlan.add", ns: HOST, name: "ipv0", parent: "vp0", mode: "l3", into: C }]);
-    expect(await k.link(C, "ipv0")).toMatchObject({ kind: "ipvlan", ipvlanMode: "l3", ipvlanFlag: "bridge", mac: (await k.link(HOST, "vp0"))?.mac });
+    expect(await k.link(C, "ipv0")).toMatchObject({
+      kind: "ipvlan",
+      ipvlanMode: "l3",
+      ipvlanFlag: "bridge",
+      mac: (await k.link(HOST, "vp0"))?.mac,
+    });
   });
 
   test("a child's MTU above its lower's is refused as invalid", () => {
@@ -51,20 +56,31 @@ describe("the fake kernel's sub-links", () => {
   test("a passthru macvlan is alone on its lower", () => {
     const k = machine();
     k.applySync([{ op: "macvlan.add", ns: HOST, name: "m1", parent: "vp0", mode: "passthru", into: C }]);
-    expect(() => k.applySync([{ op: "macvlan.add", ns: HOST, name: "m2", parent: "vp0", mode: "bridge", into: C }])).toThrow("alone");
+    expect(() =>
+      k.applySync([{ op: "macvlan.add", ns: HOST, name: "m2", parent: "vp0", mode: "bridge", into: C }]),
+    ).toThrow("alone");
   });
 
   test("a dummy is UNKNOWN when up, as Linux reports a device without carrier handling", async () => {
     const k = machine();
-    k.applySync([{ op: "dummy.add", ns: C, name: "d0" }, { op: "link.set", ns: C, name: "d0", up: true }]);
+    k.applySync([
+      { op: "dummy.add", ns: C, name: "d0" },
+      { op: "link.set", ns: C, name: "d0", up: true },
+    ]);
     expect((await k.link(C, "d0"))?.operState).toBe("UNKNOWN");
   });
 
   test("a macvlan whose lower is down in another namespace is DOWN, UP once the lower and its peer are up", async () => {
     const k = machine();
-    k.applySync([{ op: "macvlan.add", ns: HOST, name: "m1", parent: "vp0", mode: "bridge", into: C }, { op: "link.set", ns: C, name: "m1", up: true }]);
+    k.applySync([
+      { op: "macvlan.add", ns: HOST, name: "m1", parent: "vp0", mode: "bridge", into: C },
+      { op: "link.set", ns: C, name: "m1", up: true },
+    ]);
     expect((await k.link(C, "m1"))?.operState).toBe("DOWN");
-    k.applySync([{ op: "link.set", ns: HOST, name: "vp0", up: true }, { op: "link.set", ns: HOST, name: "vp1", up: true }]);
+    k.applySync([
+      { op: "link.set", ns: HOST, name: "vp0", up: true },
+      { op: "link.set", ns: HOST, name: "vp1", up: true },
+    ]);
     expect((await k.link(C, "m1"))?.operState).toBe("UP");
   });
 

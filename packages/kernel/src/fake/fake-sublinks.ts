@@ -17,15 +17,20 @@ import { checkFree, checkMac, checkMtu, checkName, insertLink } from "./link-cre
 import { nextMac, requireLink, requireNs, type Link, type NsState, type World } from "./state.ts";
 
 /** The lower device of a new child, and the namespace the child is born in. */
-function place(world: World, op: { ns: Netns; name: string; parent: string; into?: Netns | undefined; mtu?: number | undefined }): { home: NsState; lower: Link; target: NsState; mtu: number } {
+function place(
+  world: World,
+  op: { ns: Netns; name: string; parent: string; into?: Netns | undefined; mtu?: number | undefined },
+): { home: NsState; lower: Link; target: NsState; mtu: number } {
   const home = requireNs(world, op.ns);
   checkName(op.name);
   const lower = requireLink(home, op.parent);
   const target = requireNs(world, op.into ?? op.ns);
   checkFree(target, op.name);
-  if (lower.kind === "loopback") throw new KernelError("invalid", `cannot use "${lower.name}" as a lower device: invalid argument`);
+  if (lower.kind === "loopback")
+    throw new KernelError("invalid", `cannot use "${lower.name}" as a lower device: invalid argument`);
   const mtu = op.mtu === undefined || op.mtu === 0 ? lower.mtu : checkMtu(op.mtu);
-  if (mtu > lower.mtu) throw new KernelError("invalid", `mtu ${mtu} is greater than the lower device's ${lower.mtu}: invalid argument`);
+  if (mtu > lower.mtu)
+    throw new KernelError("invalid", `mtu ${mtu} is greater than the lower device's ${lower.mtu}: invalid argument`);
   return { home, lower, target, mtu };
 }
 
@@ -33,7 +38,8 @@ function place(world: World, op: { ns: Netns; name: string; parent: string; into
 export function childrenOf(world: World, ns: Netns, index: number): { ns: NsState; link: Link }[] {
   const out: { ns: NsState; link: Link }[] = [];
   for (const state of world.namespaces.values()) {
-    for (const link of state.links.values()) if (link.lower?.ns === ns && link.lower.index === index) out.push({ ns: state, link });
+    for (const link of state.links.values())
+      if (link.lower?.ns === ns && link.lower.index === index) out.push({ ns: state, link });
   }
   return out;
 }
@@ -46,13 +52,23 @@ export function addMacvlan(world: World, op: MacvlanAdd): void {
     throw new KernelError("invalid", `a passthru macvlan must be alone on "${lower.name}": invalid argument`);
   }
   const mac = op.mac === undefined ? nextMac(world) : checkMac(op.mac);
-  insertLink(target, { kind: "macvlan", name: op.name, mtu, mac, up: false, promisc: false, lower: { ns: home.path, index: lower.index }, macvlanMode: op.mode });
+  insertLink(target, {
+    kind: "macvlan",
+    name: op.name,
+    mtu,
+    mac,
+    up: false,
+    promisc: false,
+    lower: { ns: home.path, index: lower.index },
+    macvlanMode: op.mode,
+  });
 }
 
 /** `ipvlan.add`: the child shares its lower's MAC. */
 export function addIpvlan(world: World, op: IpvlanAdd): void {
   const { home, lower, target, mtu } = place(world, op);
-  if (lower.kind === "ipvlan") throw new KernelError("invalid", `cannot stack an ipvlan on ipvlan "${lower.name}": invalid argument`);
+  if (lower.kind === "ipvlan")
+    throw new KernelError("invalid", `cannot stack an ipvlan on ipvlan "${lower.name}": invalid argument`);
   insertLink(target, {
     kind: "ipvlan",
     name: op.name,
@@ -69,8 +85,10 @@ export function addIpvlan(world: World, op: IpvlanAdd): void {
 /** `vlan.add` with a target namespace or an MTU (the plain one is link-create.ts's addVlan). */
 export function addVlanInto(world: World, op: VlanAdd): void {
   const { home, lower, target, mtu } = place(world, op);
-  if (!Number.isInteger(op.id) || op.id < 0 || op.id > 4094) throw new KernelError("invalid", `invalid VLAN id "${op.id}"`);
-  const taken = childrenOf(world, home.path, lower.index).some((c) => c.link.kind === "vlan" && c.link.vlanId === op.id) ||
+  if (!Number.isInteger(op.id) || op.id < 0 || op.id > 4094)
+    throw new KernelError("invalid", `invalid VLAN id "${op.id}"`);
+  const taken =
+    childrenOf(world, home.path, lower.index).some((c) => c.link.kind === "vlan" && c.link.vlanId === op.id) ||
     [...home.links.values()].some((l) => l.kind === "vlan" && l.parent === lower.index && l.vlanId === op.id);
   if (taken) throw new KernelError("exists", `VLAN "${op.id}" already exists on "${lower.name}"`);
   const base = { kind: "vlan" as const, name: op.name, mtu, mac: lower.mac, up: false, promisc: false, vlanId: op.id };
@@ -89,7 +107,11 @@ export function addDummy(world: World, op: DummyAdd): void {
 }
 
 /** The operstate of a child: its lower's carrier, DOWN (not LOWERLAYERDOWN) when the lower is in another namespace, as Linux 6.18 shows it. */
-export function childOperState(world: World, link: Link, lowerUp: (ns: NsState, lower: Link) => boolean): string | undefined {
+export function childOperState(
+  world: World,
+  link: Link,
+  lowerUp: (ns: NsState, lower: Link) => boolean,
+): string | undefined {
   if (link.kind === "dummy") return "UNKNOWN";
   if (link.lower === undefined) return undefined;
   const ns = world.namespaces.get(link.lower.ns);
@@ -100,7 +122,10 @@ export function childOperState(world: World, link: Link, lowerUp: (ns: NsState, 
 
 /** Problems with a child's lower device, for the invariants: it must be alive. */
 export function lowerProblems(world: World, ns: NsState, link: Link): string[] {
-  if (link.lower === undefined) return link.kind === "macvlan" || link.kind === "ipvlan" ? [`${link.kind} "${link.name}" has no lower device in netns "${ns.path}"`] : [];
+  if (link.lower === undefined)
+    return link.kind === "macvlan" || link.kind === "ipvlan"
+      ? [`${link.kind} "${link.name}" has no lower device in netns "${ns.path}"`]
+      : [];
   const lower = world.namespaces.get(link.lower.ns)?.links.get(link.lower.index);
   return lower === undefined ? [`${link.kind} "${link.name}" outlived its lower device in netns "${ns.path}"`] : [];
 }
@@ -108,6 +133,7 @@ export function lowerProblems(world: World, ns: NsState, link: Link): string[] {
 /** The snapshot fields of a sub-link. */
 export function sublinkInfo(link: Link): { macvlanMode?: string; ipvlanMode?: string; ipvlanFlag?: string } {
   if (link.kind === "macvlan" && link.macvlanMode !== undefined) return { macvlanMode: link.macvlanMode };
-  if (link.kind === "ipvlan" && link.ipvlanMode !== undefined) return { ipvlanMode: link.ipvlanMode, ipvlanFlag: link.ipvlanFlag ?? "bridge" };
+  if (link.kind === "ipvlan" && link.ipvlanMode !== undefined)
+    return { ipvlanMode: link.ipvlanMode, ipvlanFlag: link.ipvlanFlag ?? "bridge" };
   return {};
 }

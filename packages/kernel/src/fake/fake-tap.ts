@@ -14,7 +14,12 @@ export function addTap(world: World, op: TapAdd): void {
   const ns = requireNs(world, op.ns);
   checkName(op.name);
   checkFree(ns, op.name);
-  const tap = { multiQueue: op.multiQueue === true, pi: op.pi === true, vnetHdr: op.vnetHdr === true, ...(op.owner !== undefined ? { owner: op.owner } : {}), ...(op.group !== undefined ? { group: op.group } : {}) };
+  const tap = {
+    multiQueue: op.multiQueue === true,
+    pi: op.pi === true,
+    vnetHdr: op.vnetHdr === true,
+    ...(op.owner !== undefined ? { owner: op.owner } : {}),
+    ...(op.group !== undefined ? { group: op.group } : {}),
+  };
   insertLink(ns, { kind: "tun", name: op.name, mac: nextMac(world), mtu: 1500, up: false, promisc: false, tap });
 }
-

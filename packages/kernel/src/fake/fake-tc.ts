@@ -8,7 +8,17 @@
  * qdiscs), filters only on the ingress qdisc, and a filter's actions name their target by
  * name (the kernel keeps the index).
  */
-import { KernelError, TC_H_INGRESS, TC_H_ROOT, type FilterAdd, type IfbAdd, type QdiscAdd, type QdiscDel, type QdiscInfo, type TcOp } from "../index.ts";
+import {
+  KernelError,
+  TC_H_INGRESS,
+  TC_H_ROOT,
+  type FilterAdd,
+  type IfbAdd,
+  type QdiscAdd,
+  type QdiscDel,
+  type QdiscInfo,
+  type TcOp,
+} from "../index.ts";
 import { checkFree, checkMtu, checkName } from "./link-create.ts";
 import { insertLink } from "./link-create.ts";
 import { onLinkUp } from "./connected.ts";
@@ -29,18 +39,37 @@ function addIfb(world: World, op: IfbAdd): void {
   const ns = requireNs(world, op.ns);
   checkName(op.name);
   checkFree(ns, op.name);
-  const link = insertLink(ns, { kind: "ifb", name: op.name, mtu: checkMtu(op.mtu ?? 1500), mac: nextMac(world), up: op.up === true, promisc: false });
+  const link = insertLink(ns, {
+    kind: "ifb",
+    name: op.name,
+    mtu: checkMtu(op.mtu ?? 1500),
+    mac: nextMac(world),
+    up: op.up === true,
+    promisc: false,
+  });
   if (link.up) onLinkUp(ns, link);
 }
 
 function addQdisc(world: World, op: QdiscAdd): void {
   const link = requireLink(requireNs(world, op.ns), op.dev);
   const tc = tcOf(link);
-  if (op.parent !== TC_H_ROOT && op.parent !== TC_H_INGRESS) throw new KernelError("invalid", `the fake kernel has no class "${op.parent}" on "${op.dev}"`);
-  if ((op.parent === TC_H_INGRESS) !== (op.kind === "ingress")) throw new KernelError("invalid", `a ${op.kind} qdisc cannot have parent ${op.parent} (Invalid argument)`);
+  if (op.parent !== TC_H_ROOT && op.parent !== TC_H_INGRESS)
+    throw new KernelError("invalid", `the fake kernel has no class "${op.parent}" on "${op.dev}"`);
+  if ((op.parent === TC_H_INGRESS) !== (op.kind === "ingress"))
+    throw new KernelError("invalid", `a ${op.kind} qdisc cannot have parent ${op.parent} (Invalid argument)`);
   // NLM_F_EXCL: the kernel refuses a second qdisc at the same place (File exists).
-  if (tc.qdiscs.some((q) => q.parent === op.parent)) throw new KernelError("exists", `a qdisc already exists at the ${op.kind === "ingress" ? "ingress" : "root"} of "${op.dev}"`);
-  const q: QdiscInfo = { dev: op.dev, kind: op.kind, handle: op.handle, parent: op.parent, ...(op.tbf !== undefined && { tbf: { ...op.tbf } }) };
+  if (tc.qdiscs.some((q) => q.parent === op.parent))
+    throw new KernelError(
+      "exists",
+      `a qdisc already exists at the ${op.kind === "ingress" ? "ingress" : "root"} of "${op.dev}"`,
+    );
+  const q: QdiscInfo = {
+    dev: op.dev,
+    kind: op.kind,
+    handle: op.handle,
+    parent: op.parent,
+    ...(op.tbf !== undefined && { tbf: { ...op.tbf } }),
+  };
   // The root qdisc is dumped before the ingress one.
   if (op.parent === TC_H_ROOT) tc.qdiscs.unshift(q);
   else tc.qdiscs.push(q);
@@ -52,7 +81,13 @@ function delQdisc(world: World, op: QdiscDel): void {
   const at = tc.qdiscs.findIndex((q) => q.parent === op.parent);
   // ENOENT both (the root then is the builtin noop or the default noqueue, whose handle is
   // 0): nothing to delete, so not-found, as the netlink driver classifies the errno.
-  if (at < 0) throw new KernelError("not-found", op.parent === TC_H_ROOT ? `cannot delete qdisc with handle of zero on "${op.dev}"` : `invalid handle: no qdisc at ${op.parent} on "${op.dev}"`);
+  if (at < 0)
+    throw new KernelError(
+      "not-found",
+      op.parent === TC_H_ROOT
+        ? `cannot delete qdisc with handle of zero on "${op.dev}"`
+        : `invalid handle: no qdisc at ${op.parent} on "${op.dev}"`,
+    );
   const [gone] = tc.qdiscs.splice(at, 1);
   // A qdisc takes the filters attached to it.
   tc.filters = tc.filters.filter((f) => f.parent !== gone?.handle);
@@ -63,7 +98,8 @@ function addFilter(world: World, op: FilterAdd): void {
   const link = requireLink(ns, op.dev);
   for (const a of op.actions) requireLink(ns, a.dev);
   const tc = tcOf(link);
-  if (!tc.qdiscs.some((q) => q.handle === op.parent)) throw new KernelError("invalid", `no qdisc ${op.parent} on "${op.dev}" to attach a filter to (Invalid argument)`);
+  if (!tc.qdiscs.some((q) => q.handle === op.parent))
+    throw new KernelError("invalid", `no qdisc ${op.parent} on "${op.dev}" to attach a filter to (Invalid argument)`);
   const { op: _op, ns: _ns, ...filter } = op;
   tc.filters.push({ ...filter, actions: filter.actions.map((a) => ({ ...a })) });
 }
@@ -85,7 +121,10 @@ export function applyTc(world: World, op: TcOp): void {
 /** The qdiscs of a link as the Kernel port reads them: `noqueue` at the root of an up link when none was added. */
 export function qdiscInfos(link: Link): QdiscInfo[] {
   const added = link.tc?.qdiscs ?? [];
-  const root: QdiscInfo[] = !link.up || added.some((q) => q.parent === TC_H_ROOT) ? [] : [{ dev: link.name, kind: "noqueue", handle: 0, parent: TC_H_ROOT }];
+  const root: QdiscInfo[] =
+    !link.up || added.some((q) => q.parent === TC_H_ROOT)
+      ? []
+      : [{ dev: link.name, kind: "noqueue", handle: 0, parent: TC_H_ROOT }];
   return [...root, ...added.map((q) => ({ ...q, dev: link.name, ...(q.tbf !== undefined && { tbf: { ...q.tbf } }) }))];
 }
 
@@ -94,7 +133,10 @@ export function tcTable(links: Iterable<Link>): Record<string, LinkTc> {
   const out: Record<string, LinkTc> = {};
   for (const l of [...links].sort((a, b) => a.index - b.index)) {
     if (l.tc === undefined || (l.tc.qdiscs.length === 0 && l.tc.filters.length === 0)) continue;
-    out[l.name] = { qdiscs: qdiscInfos(l).filter((q) => q.kind !== "noqueue"), filters: l.tc.filters.map((f) => ({ ...f, actions: f.actions.map((a) => ({ ...a })) })) };
+    out[l.name] = {
+      qdiscs: qdiscInfos(l).filter((q) => q.kind !== "noqueue"),
+      filters: l.tc.filters.map((f) => ({ ...f, actions: f.actions.map((a) => ({ ...a })) })),
+    };
   }
   return out;
 }

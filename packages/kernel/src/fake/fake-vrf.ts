@@ -16,8 +16,17 @@ export function addVrf(world: World, op: VrfAdd): void {
   const ns = requireNs(world, op.ns);
   checkName(op.name);
   checkFree(ns, op.name);
-  if (!Number.isInteger(op.table) || op.table < 1 || op.table > 0xffffffff) throw new KernelError("invalid", `invalid VRF table "${op.table}"`);
-  insertLink(ns, { kind: "vrf", name: op.name, mtu: 65575, mac: nextMac(world), up: false, promisc: false, vrfTable: op.table });
+  if (!Number.isInteger(op.table) || op.table < 1 || op.table > 0xffffffff)
+    throw new KernelError("invalid", `invalid VRF table "${op.table}"`);
+  insertLink(ns, {
+    kind: "vrf",
+    name: op.name,
+    mtu: 65575,
+    mac: nextMac(world),
+    up: false,
+    promisc: false,
+    vrfTable: op.table,
+  });
 }
 
 /** The table a link's routes live in: its VRF's, or undefined (main). */
@@ -36,7 +45,8 @@ export function cycleLink(ns: NsState, link: Link): void {
 
 /** Enslaves `link` to the VRF `vrf` (`link.set master`). */
 export function enslaveToVrf(ns: NsState, link: Link, vrf: Link, release: (ns: NsState, link: Link) => void): void {
-  if (link === vrf || link.kind === "vrf" || link.kind === "loopback") throw new KernelError("invalid", `cannot enslave "${link.name}" to "${vrf.name}"`);
+  if (link === vrf || link.kind === "vrf" || link.kind === "loopback")
+    throw new KernelError("invalid", `cannot enslave "${link.name}" to "${vrf.name}"`);
   if (link.master === vrf.index) return;
   if (link.master !== undefined) release(ns, link);
   link.master = vrf.index;

@@ -17,7 +17,14 @@ function ns(path: string, links: Link[]): NsState {
 }
 
 const link = (index: number, name: string, extra: Partial<Link> = {}): Link => ({
-  index, name, kind: "veth", mac: "02:00:00:00:00:01", mtu: 1500, up: true, promisc: false, ...extra,
+  index,
+  name,
+  kind: "veth",
+  mac: "02:00:00:00:00:01",
+  mtu: 1500,
+  up: true,
+  promisc: false,
+  ...extra,
 });
 
 function world(...spaces: NsState[]): World {

@@ -8,7 +8,8 @@ describe("ip", () => {
     expect(formatPrefix(network(parseCidr("198.18.0.5/24")!))).toBe("198.18.0.0/24");
     expect(parseCidr("198.18.0.5")).toEqual({ ip: { family: 4, value: 0xc6120005n }, prefix: 32 });
     expect(parseCidr("2001:db8::1")).toEqual({ ip: { family: 6, value: (0x20010db8n << 96n) | 1n }, prefix: 128 });
-    for (const bad of ["", "198.18.0.5/33", "198.18.0.5/", "2001:db8::/129", "1.2.3.4::", "010.0.0.1/8"]) expect(parseCidr(bad)).toBeUndefined();
+    for (const bad of ["", "198.18.0.5/33", "198.18.0.5/", "2001:db8::/129", "1.2.3.4::", "010.0.0.1/8"])
+      expect(parseCidr(bad)).toBeUndefined();
   });
 
   test("parseCidr keeps an IPv4-mapped address IPv6, as Linux does", () => {

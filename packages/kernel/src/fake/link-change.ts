@@ -3,7 +3,14 @@
  * so `{ up: true, newName }` renames before the link comes up as the kernel requires),
  * bridge-port flags, bridge VLANs, `link.move` and `link.del`.
  */
-import { KernelError, type BridgePortSet, type BridgeVlan, type LinkDel, type LinkMove, type LinkSet } from "../index.ts";
+import {
+  KernelError,
+  type BridgePortSet,
+  type BridgeVlan,
+  type LinkDel,
+  type LinkMove,
+  type LinkSet,
+} from "../index.ts";
 import { onLinkUp } from "./connected.ts";
 import { checkFree, checkMac, checkMtu, checkName } from "./link-create.ts";
 import { adjustBridgeMtu, detach, release, removeChildren, removeLink, setDown } from "./link-remove.ts";
@@ -51,7 +58,8 @@ export function setLink(world: World, op: LinkSet): void {
     checkName(op.newName);
     checkFree(ns, op.newName);
     // The kernel refuses to rename an up link (EBUSY).
-    if (link.up) throw new KernelError("invalid", `cannot rename "${link.name}" while it is up: device or resource busy`);
+    if (link.up)
+      throw new KernelError("invalid", `cannot rename "${link.name}" while it is up: device or resource busy`);
     link.name = op.newName;
   }
   if (op.master === null && link.master !== undefined) release(ns, link);
@@ -84,7 +92,8 @@ export function bridgeVlan(world: World, op: BridgeVlan): void {
   if (op.self ? link.kind !== "bridge" : link.master === undefined) {
     throw new KernelError("invalid", `"${op.dev}" is not a bridge${op.self ? "" : " port"}`);
   }
-  if (!Number.isInteger(op.vid) || op.vid < 1 || op.vid > 4094) throw new KernelError("invalid", `invalid VLAN id "${op.vid}"`);
+  if (!Number.isInteger(op.vid) || op.vid < 1 || op.vid > 4094)
+    throw new KernelError("invalid", `invalid VLAN id "${op.vid}"`);
   const vlans = (link.vlans ??= new Map());
   if (op.op === "bridge-vlan.del") {
     if (!vlans.delete(op.vid)) throw new KernelError("not-found", `VLAN "${op.vid}" not found on "${op.dev}"`);
@@ -106,7 +115,8 @@ export function moveLink(world: World, op: LinkMove): void {
   const link = requireLink(ns, op.name);
   const target = requireNs(world, op.to);
   if (target === ns) return;
-  if (link.kind !== "veth" && link.kind !== "tun") throw new KernelError("invalid", `cannot move "${link.name}" of kind "${link.kind}" to another netns`);
+  if (link.kind !== "veth" && link.kind !== "tun")
+    throw new KernelError("invalid", `cannot move "${link.name}" of kind "${link.kind}" to another netns`);
   checkFree(target, link.name);
   removeChildren(world, ns, link);
   detach(ns, link);
@@ -122,6 +132,7 @@ export function moveLink(world: World, op: LinkMove): void {
 export function deleteLink(world: World, op: LinkDel): void {
   const ns = requireNs(world, op.ns);
   const link = requireLink(ns, op.name);
-  if (link.kind === "loopback") throw new KernelError("invalid", `cannot delete "${link.name}": operation not supported`);
+  if (link.kind === "loopback")
+    throw new KernelError("invalid", `cannot delete "${link.name}": operation not supported`);
   removeLink(world, ns, link);
 }

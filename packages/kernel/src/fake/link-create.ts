@@ -23,7 +23,11 @@ export function checkFree(ns: NsState, name: string): void {
 /** Throws `invalid` unless `mac` is a unicast Ethernet address; returns it in lower case. */
 export function checkMac(mac: string): string {
   const m = mac.toLowerCase();
-  if (!/^([0-9a-f]{2}:){5}[0-9a-f]{2}$/.test(m) || (parseInt(m.slice(0, 2), 16) & 1) === 1 || m === "00:00:00:00:00:00") {
+  if (
+    !/^([0-9a-f]{2}:){5}[0-9a-f]{2}$/.test(m) ||
+    (parseInt(m.slice(0, 2), 16) & 1) === 1 ||
+    m === "00:00:00:00:00:00"
+  ) {
     throw new KernelError("invalid", `invalid MAC address "${mac}"`);
   }
   return m;
@@ -44,7 +48,13 @@ export function insertLink(ns: NsState, link: Omit<Link, "index">): Link {
 }
 
 function base(world: World, name: string, mtu: number | undefined, mac: string | undefined) {
-  return { name, mtu: checkMtu(mtu ?? 1500), mac: mac === undefined ? nextMac(world) : checkMac(mac), up: false, promisc: false };
+  return {
+    name,
+    mtu: checkMtu(mtu ?? 1500),
+    mac: mac === undefined ? nextMac(world) : checkMac(mac),
+    up: false,
+    promisc: false,
+  };
 }
 
 /** `veth.add`: both ends, each in its own namespace, peers of each other. */
@@ -55,7 +65,8 @@ export function addVeth(world: World, op: VethAdd): void {
   checkName(op.peer.name);
   checkFree(ns, op.name);
   checkFree(peerNs, op.peer.name);
-  if (ns === peerNs && op.name === op.peer.name) throw new KernelError("exists", `device "${op.name}" already exists in netns "${ns.path}"`);
+  if (ns === peerNs && op.name === op.peer.name)
+    throw new KernelError("exists", `device "${op.name}" already exists in netns "${ns.path}"`);
   const peer = insertLink(peerNs, { kind: "veth", ...base(world, op.peer.name, op.peer.mtu, op.peer.mac) });
   const self = insertLink(ns, { kind: "veth", ...base(world, op.name, op.mtu, op.mac) });
   self.peer = { ns: peerNs.path, index: peer.index };
@@ -69,7 +80,13 @@ export function addBridge(world: World, op: BridgeAdd): void {
   checkFree(ns, op.name);
   const defaultPvid = op.defaultPvid ?? 1;
   const vlans = new Map(defaultPvid === 0 ? [] : [[defaultPvid, { pvid: true, untagged: true }]]);
-  insertLink(ns, { kind: "bridge", ...base(world, op.name, op.mtu, undefined), vlanFiltering: op.vlanFiltering ?? false, defaultPvid, vlans });
+  insertLink(ns, {
+    kind: "bridge",
+    ...base(world, op.name, op.mtu, undefined),
+    vlanFiltering: op.vlanFiltering ?? false,
+    defaultPvid,
+    vlans,
+  });
 }
 
 /** `vlan.add`: a VLAN link on a parent of the same namespace; it takes the parent's MAC and MTU. */
@@ -78,12 +95,22 @@ export function addVlan(world: World, op: VlanAdd): void {
   checkName(op.name);
   const parent = requireLink(ns, op.parent);
   checkFree(ns, op.name);
-  if (!Number.isInteger(op.id) || op.id < 0 || op.id > 4094) throw new KernelError("invalid", `invalid VLAN id "${op.id}"`);
+  if (!Number.isInteger(op.id) || op.id < 0 || op.id > 4094)
+    throw new KernelError("invalid", `invalid VLAN id "${op.id}"`);
   if (parent.kind === "loopback") throw new KernelError("invalid", `cannot add a VLAN on "${parent.name}"`);
   for (const l of ns.links.values()) {
     if (l.kind === "vlan" && l.parent === parent.index && l.vlanId === op.id) {
       throw new KernelError("exists", `VLAN "${op.id}" already exists on "${parent.name}"`);
     }
   }
-  insertLink(ns, { kind: "vlan", name: op.name, mtu: parent.mtu, mac: parent.mac, up: false, promisc: false, vlanId: op.id, parent: parent.index });
+  insertLink(ns, {
+    kind: "vlan",
+    name: op.name,
+    mtu: parent.mtu,
+    mac: parent.mac,
+    up: false,
+    promisc: false,
+    vlanId: op.id,
+    parent: parent.index,
+  });
 }

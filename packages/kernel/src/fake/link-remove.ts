@@ -70,5 +70,6 @@ export function removeLink(world: World, ns: NsState, link: Link): void {
 
 /** A lower device going takes its macvlan, ipvlan and cross-namespace vlan children, wherever they live (fake-sublinks.ts). */
 export function removeChildren(world: World, ns: NsState, link: Link): void {
-  for (const child of childrenOf(world, ns.path, link.index)) if (child.ns.links.has(child.link.index)) removeLink(world, child.ns, child.link);
+  for (const child of childrenOf(world, ns.path, link.index))
+    if (child.ns.links.has(child.link.index)) removeLink(world, child.ns, child.link);
 }

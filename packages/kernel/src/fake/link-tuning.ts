@@ -18,5 +18,8 @@ export function setTuning(link: Link, op: LinkSet): void {
 
 /** The fields of a link's LinkInfo this file models. */
 export function tuningInfo(link: Link): Pick<LinkInfo, "allmulti" | "txQLen"> {
-  return { ...(link.allmulti === true && { allmulti: true }), txQLen: link.txQLen ?? (link.kind === "vlan" ? 0 : DEFAULT_TXQLEN) };
+  return {
+    ...(link.allmulti === true && { allmulti: true }),
+    txQLen: link.txQLen ?? (link.kind === "vlan" ? 0 : DEFAULT_TXQLEN),
+  };
 }

@@ -16,7 +16,14 @@ describe("veth pairs", () => {
     const { kernel, c1, names, link } = setup();
     kernel.applySync([{ op: "veth.add", ns: c1, name: "eth0", mtu: 1400, peer: { name: "veth1", ns: HOST } }]);
     expect(names(c1)).toEqual(["lo", "eth0"]);
-    expect(link(c1, "eth0")).toMatchObject({ index: 2, kind: "veth", mtu: 1400, peerIndex: 2, up: false, operState: "DOWN" });
+    expect(link(c1, "eth0")).toMatchObject({
+      index: 2,
+      kind: "veth",
+      mtu: 1400,
+      peerIndex: 2,
+      up: false,
+      operState: "DOWN",
+    });
     expect(link(HOST, "veth1")).toMatchObject({ index: 2, peerIndex: 2, mtu: 1500 });
     expect(kernel.peerOf(c1, "eth0")).toEqual({ ns: HOST, name: "veth1" });
   });
@@ -86,8 +93,12 @@ describe("veth pairs", () => {
   test("names must be unique per namespace and at most 15 bytes", () => {
     const { kernel, c1 } = setup();
     kernel.applySync([{ op: "veth.add", ns: c1, name: "eth0", peer: { name: "veth1", ns: HOST } }]);
-    expect(kindOf(() => kernel.applySync([{ op: "veth.add", ns: c1, name: "eth0", peer: { name: "v2", ns: HOST } }]))).toBe("exists");
-    expect(kindOf(() => kernel.applySync([{ op: "veth.add", ns: c1, name: "eth1", peer: { name: "veth1", ns: HOST } }]))).toBe("exists");
+    expect(
+      kindOf(() => kernel.applySync([{ op: "veth.add", ns: c1, name: "eth0", peer: { name: "v2", ns: HOST } }])),
+    ).toBe("exists");
+    expect(
+      kindOf(() => kernel.applySync([{ op: "veth.add", ns: c1, name: "eth1", peer: { name: "veth1", ns: HOST } }])),
+    ).toBe("exists");
     expect(kindOf(() => kernel.applySync([{ op: "bridge.add", ns: c1, name: "a23456789012345" }]))).toBeUndefined();
     expect(kindOf(() => kernel.applySync([{ op: "bridge.add", ns: c1, name: "a234567890123456" }]))).toBe("invalid");
   });
@@ -161,7 +172,9 @@ describe("bridges", () => {
 
   test("the master must be a bridge of the same namespace", () => {
     const { kernel, c1 } = bridged();
-    expect(kindOf(() => kernel.applySync([{ op: "link.set", ns: c1, name: "eth0", master: "cni0" }]))).toBe("not-found");
+    expect(kindOf(() => kernel.applySync([{ op: "link.set", ns: c1, name: "eth0", master: "cni0" }]))).toBe(
+      "not-found",
+    );
     expect(kindOf(() => kernel.applySync([{ op: "link.set", ns: HOST, name: "veth1", master: "lo" }]))).toBe("invalid");
   });
 
@@ -173,10 +186,14 @@ describe("bridges", () => {
       { vid: 100, pvid: true, untagged: true },
     ]);
     kernel.applySync([{ op: "bridge-vlan.del", ns: HOST, dev: "veth1", vid: 100 }]);
-    expect(kindOf(() => kernel.applySync([{ op: "bridge-vlan.del", ns: HOST, dev: "veth1", vid: 100 }]))).toBe("not-found");
+    expect(kindOf(() => kernel.applySync([{ op: "bridge-vlan.del", ns: HOST, dev: "veth1", vid: 100 }]))).toBe(
+      "not-found",
+    );
     kernel.applySync([{ op: "link.set", ns: HOST, name: "veth1", master: null }]);
     expect(link(HOST, "veth1")?.master).toBeUndefined();
-    expect(kindOf(() => kernel.applySync([{ op: "bridge-port.set", ns: HOST, name: "veth1", hairpin: true }]))).toBe("invalid");
+    expect(kindOf(() => kernel.applySync([{ op: "bridge-port.set", ns: HOST, name: "veth1", hairpin: true }]))).toBe(
+      "invalid",
+    );
     // With no flag to set, Linux accepts it on any link (seen in the differential test).
     kernel.applySync([{ op: "bridge-port.set", ns: HOST, name: "veth1" }]);
   });
@@ -189,7 +206,13 @@ describe("VLAN links", () => {
       { op: "bridge.add", ns: HOST, name: "cni0", mtu: 9000 },
       { op: "vlan.add", ns: HOST, name: "cni0.100", parent: "cni0", id: 100 },
     ]);
-    expect(link(HOST, "cni0.100")).toMatchObject({ kind: "vlan", vlanId: 100, parent: "cni0", mtu: 9000, mac: link(HOST, "cni0")?.mac });
+    expect(link(HOST, "cni0.100")).toMatchObject({
+      kind: "vlan",
+      vlanId: 100,
+      parent: "cni0",
+      mtu: 9000,
+      mac: link(HOST, "cni0")?.mac,
+    });
     expect(kernel.snapshot(HOST).sysctls["net.ipv4.conf.cni0/100.arp_notify"]).toBe("0");
     kernel.applySync([{ op: "link.del", ns: HOST, name: "cni0" }]);
     expect(names(HOST)).toEqual(["lo"]);
@@ -224,7 +247,11 @@ describe("batches", () => {
       error = e;
     }
     expect(error).toBeInstanceOf(KernelError);
-    expect(error).toMatchObject({ kind: "not-found", opIndex: 1, message: 'cannot find device "nope" in netns "/var/run/netns/c1"' });
+    expect(error).toMatchObject({
+      kind: "not-found",
+      opIndex: 1,
+      message: 'cannot find device "nope" in netns "/var/run/netns/c1"',
+    });
     expect(names(c1)).toEqual(["lo", "br0"]);
   });
 
@@ -238,7 +265,10 @@ describe("batches", () => {
     await kernel.apply([{ op: "bridge.add", ns: c1, name: "br0" }]);
     const err = await kernel.apply([{ op: "bridge.add", ns: c1, name: "br1" }]).catch((e: unknown) => e);
     expect(err).toMatchObject({ kind: "exists", message: "boom", opIndex: 0 });
-    expect(seen).toEqual([[0, 0], [1, 0]]);
+    expect(seen).toEqual([
+      [0, 0],
+      [1, 0],
+    ]);
     expect(names(c1)).toEqual(["lo", "br0"]);
     kernel.clearFailures();
     await kernel.apply([{ op: "bridge.add", ns: c1, name: "br1" }]);

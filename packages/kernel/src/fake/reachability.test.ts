@@ -51,7 +51,10 @@ describe("reachability on a bridge", () => {
 
   test("a container without an address cannot reach anyone", () => {
     const { kernel, c1, c3 } = bridged();
-    expect(trace(kernel, c3, "198.18.0.2")).toMatchObject({ ok: false, reason: 'no route to "198.18.0.2" in netns "/var/run/netns/c3"' });
+    expect(trace(kernel, c3, "198.18.0.2")).toMatchObject({
+      ok: false,
+      reason: 'no route to "198.18.0.2" in netns "/var/run/netns/c3"',
+    });
     expect(canReach(kernel, c1, "198.18.0.9")).toBe(false);
   });
 
@@ -93,6 +96,9 @@ describe("reachability through a forwarding host (ptp)", () => {
   test("a missing return route makes the destination unreachable", () => {
     const { kernel, c1 } = ptp(true);
     kernel.applySync([{ op: "route.del", ns: HOST, dst: "198.18.1.2/32" }]);
-    expect(trace(kernel, c1, "198.18.1.3")).toMatchObject({ ok: false, reason: expect.stringContaining("no way back") });
+    expect(trace(kernel, c1, "198.18.1.3")).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining("no way back"),
+    });
   });
 });

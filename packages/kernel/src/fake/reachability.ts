@@ -67,7 +67,8 @@ function deliver(view: NetView, start: Netns, dst: IP): { trace: Trace; src?: IP
     const route = lookup(snap, dst);
     if (!route?.dev) return fail(`no route to "${formatAddr(dst)}" in netns "${ns}"`);
     const dev = snap.links.find((l) => l.name === route.dev);
-    if (!dev || !(dev.operState === "UP" || dev.operState === "UNKNOWN")) return fail(`device "${route.dev}" in netns "${ns}" is down`);
+    if (!dev || !(dev.operState === "UP" || dev.operState === "UNKNOWN"))
+      return fail(`device "${route.dev}" in netns "${ns}" is down`);
     if (ns === start) {
       src = pickSource(snap, route, dst);
       if (!src) return fail(`no source address for "${formatAddr(dst)}" in netns "${ns}"`);
@@ -75,8 +76,9 @@ function deliver(view: NetView, start: Netns, dst: IP): { trace: Trace; src?: IP
     const nh = route.gw ? parseAddr(route.gw)! : dst;
     const neighbours = l2Neighbours(view, ns, route.dev);
     const owner =
-      neighbours.find((e) => view.snapshot(e.ns)?.addresses.some((a) => a.dev === e.link.name && ipEqual(parseCidr(a.cidr)!.ip, nh))) ??
-      (nh.family === 4 ? neighbours.find((e) => isLocal(view.snapshot(e.ns)!, nh)) : undefined);
+      neighbours.find((e) =>
+        view.snapshot(e.ns)?.addresses.some((a) => a.dev === e.link.name && ipEqual(parseCidr(a.cidr)!.ip, nh)),
+      ) ?? (nh.family === 4 ? neighbours.find((e) => isLocal(view.snapshot(e.ns)!, nh)) : undefined);
     if (!owner) return fail(`no neighbour "${formatAddr(nh)}" on "${route.dev}" in netns "${ns}"`);
     ns = owner.ns;
     hops.push(ns);

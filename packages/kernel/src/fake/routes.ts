@@ -19,24 +19,36 @@ import { requireLink, requireNs, type NsState, type Route, type World } from "./
 
 function requireIp(text: string, family: 4 | 6): IP {
   const ip = parseAddr(text);
-  if (!ip || ip.family !== family) throw new KernelError("invalid", `invalid address "${text}" for a family ${family} route`);
+  if (!ip || ip.family !== family)
+    throw new KernelError("invalid", `invalid address "${text}" for a family ${family} route`);
   return ip;
 }
 
 /** The gateway-less route through which `gw` is on-link (longest prefix, then lowest metric). */
 export function onLinkRoute(ns: NsState, gw: IP, dev?: number, table?: number): Route | undefined {
   // A route for another table looks its gateway up there, then in main (fib_check_nh_v4_gw).
-  const candidates = ns.routes.filter((r) => (r.table === undefined || (table !== undefined && r.table === table)) && contains(r.dst, gw) && (dev === undefined || r.dev === dev));
+  const candidates = ns.routes.filter(
+    (r) =>
+      (r.table === undefined || (table !== undefined && r.table === table)) &&
+      contains(r.dst, gw) &&
+      (dev === undefined || r.dev === dev),
+  );
   candidates.sort((a, b) => b.dst.prefix - a.dst.prefix || (a.metric ?? 0) - (b.metric ?? 0));
   const best = candidates[0];
   return best && best.gw === undefined ? best : undefined;
 }
 
 function sameKey(a: Route, b: Route): boolean {
-  return a.table === b.table && a.dst.prefix === b.dst.prefix && ipEqual(a.dst.ip, b.dst.ip) && (a.metric ?? 0) === (b.metric ?? 0);
+  return (
+    a.table === b.table &&
+    a.dst.prefix === b.dst.prefix &&
+    ipEqual(a.dst.ip, b.dst.ip) &&
+    (a.metric ?? 0) === (b.metric ?? 0)
+  );
 }
 
-const optIpEqual = (a: IP | undefined, b: IP | undefined): boolean => (a === undefined ? b === undefined : b !== undefined && ipEqual(a, b));
+const optIpEqual = (a: IP | undefined, b: IP | undefined): boolean =>
+  a === undefined ? b === undefined : b !== undefined && ipEqual(a, b);
 
 /**
  * An ECMP route the kernel refuses as a duplicate: IPv6 compares the nexthop (dev
@@ -45,7 +57,9 @@ const optIpEqual = (a: IP | undefined, b: IP | undefined): boolean => (a === und
 function duplicate(a: Route, b: Route): boolean {
   if (!sameKey(a, b) || a.dev !== b.dev || !optIpEqual(a.gw, b.gw)) return false;
   if (a.dst.ip.family === 6) return true;
-  return a.scope === b.scope && optIpEqual(a.src, b.src) && a.mtu === b.mtu && a.advmss === b.advmss && a.onlink === b.onlink;
+  return (
+    a.scope === b.scope && optIpEqual(a.src, b.src) && a.mtu === b.mtu && a.advmss === b.advmss && a.onlink === b.onlink
+  );
 }
 
 function addRoute(ns: NsState, op: RouteOp): void {
@@ -64,7 +78,8 @@ function addRoute(ns: NsState, op: RouteOp): void {
   // Neither gateway nor device: the kernel finds no device (ENODEV).
   if (dev === undefined) throw new KernelError("not-found", `no such device for route "${op.dst}"`);
   const src = op.src === undefined ? undefined : requireIp(op.src, family);
-  if (src && !ns.addrs.some((a) => ipEqual(a.cidr.ip, src))) throw new KernelError("invalid", `invalid source address "${op.src}"`);
+  if (src && !ns.addrs.some((a) => ipEqual(a.cidr.ip, src)))
+    throw new KernelError("invalid", `invalid source address "${op.src}"`);
   const route: Route = {
     dst,
     dev,

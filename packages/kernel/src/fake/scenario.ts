@@ -60,7 +60,8 @@ export function attachToBridge(bridge: string, a: Attachment): KernelBatch {
     { op: "link.set", ns: a.ns, name: ifName, up: true },
     { op: "addr.add", ns: a.ns, dev: ifName, cidr: a.cidr },
   ];
-  if (a.gateway) ops.push({ op: "route.add", ns: a.ns, dst: a.gateway.includes(":") ? "::/0" : "0.0.0.0/0", gw: a.gateway });
+  if (a.gateway)
+    ops.push({ op: "route.add", ns: a.ns, dst: a.gateway.includes(":") ? "::/0" : "0.0.0.0/0", gw: a.gateway });
   return ops;
 }
 

@@ -6,17 +6,27 @@ import { attachToBridge, hostBridge, scenario } from "./scenario.ts";
 describe("snapshots", () => {
   test("a snapshot is plain data that survives a JSON round trip", () => {
     const { kernel, containers } = scenario({ containers: 1 });
-    kernel.applySync([...hostBridge("cni0", "198.18.0.1/24"), ...attachToBridge("cni0", { ns: containers[0]!, hostVeth: "veth1", cidr: "198.18.0.2/24" })]);
+    kernel.applySync([
+      ...hostBridge("cni0", "198.18.0.1/24"),
+      ...attachToBridge("cni0", { ns: containers[0]!, hostVeth: "veth1", cidr: "198.18.0.2/24" }),
+    ]);
     const snap = kernel.snapshot(HOST);
     expect(JSON.parse(JSON.stringify(snap))).toEqual(snap);
-    expect(snap.links.map((l) => `${l.index} ${l.name} ${l.operState}`)).toEqual(["1 lo UNKNOWN", "2 cni0 UP", "3 veth1 UP"]);
+    expect(snap.links.map((l) => `${l.index} ${l.name} ${l.operState}`)).toEqual([
+      "1 lo UNKNOWN",
+      "2 cni0 UP",
+      "3 veth1 UP",
+    ]);
     expect(snap.sysctls["net.ipv4.conf.veth1.arp_notify"]).toBe("0");
   });
 
   test("snapshots of the same history are equal and diff to nothing", () => {
     const run = () => {
       const s = scenario({ containers: 1, seed: 3 });
-      s.kernel.applySync([...hostBridge("cni0", "198.18.0.1/24"), ...attachToBridge("cni0", { ns: s.containers[0]!, hostVeth: "v1", cidr: "198.18.0.2/24" })]);
+      s.kernel.applySync([
+        ...hostBridge("cni0", "198.18.0.1/24"),
+        ...attachToBridge("cni0", { ns: s.containers[0]!, hostVeth: "v1", cidr: "198.18.0.2/24" }),
+      ]);
       return s.kernel.snapshot(s.containers[0]!);
     };
     expect(diffSnapshots(run(), run())).toEqual([]);
@@ -25,7 +35,11 @@ describe("snapshots", () => {
   test("diffSnapshots names every changed link field, address, route and sysctl", () => {
     const { kernel, containers } = scenario({ containers: 1 });
     const c1 = containers[0]!;
-    kernel.applySync(attachToBridge("cni0", { ns: c1, hostVeth: "veth1", cidr: "198.18.0.2/24" }).filter((o) => o.ns === c1 || o.op === "veth.add"));
+    kernel.applySync(
+      attachToBridge("cni0", { ns: c1, hostVeth: "veth1", cidr: "198.18.0.2/24" }).filter(
+        (o) => o.ns === c1 || o.op === "veth.add",
+      ),
+    );
     const before = kernel.snapshot(c1);
     kernel.applySync([
       { op: "link.set", ns: c1, name: "eth0", mtu: 9000 },

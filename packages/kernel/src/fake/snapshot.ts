@@ -45,7 +45,11 @@ export function linkInfos(world: World, ns: NsState): LinkInfo[] {
       operState: operState(world, ns, l),
       promisc: l.promisc,
       ...tuningInfo(l),
-      ...(l.master !== undefined && { master: name(l.master), hairpin: l.hairpin ?? false, isolated: l.isolated ?? false }),
+      ...(l.master !== undefined && {
+        master: name(l.master),
+        hairpin: l.hairpin ?? false,
+        isolated: l.isolated ?? false,
+      }),
       ...(l.peer && { peerIndex: l.peer.index }),
       ...(l.kind === "bridge" && { vlanFiltering: l.vlanFiltering ?? false }),
       ...(l.kind === "vlan" && { vlanId: l.vlanId, parent: name(l.parent) }),
@@ -60,7 +64,13 @@ export function addrInfos(ns: NsState, dev?: string): AddrInfo[] {
   return ns.addrs
     .map((a, order) => ({ a, order }))
     .sort((x, y) => x.a.link - y.a.link || x.a.cidr.ip.family - y.a.cidr.ip.family || x.order - y.order)
-    .map(({ a }) => ({ dev: ns.links.get(a.link)?.name ?? "?", cidr: formatPrefix(a.cidr), family: a.cidr.ip.family, scope: a.scope, ...(a.broadcast && { broadcast: formatAddr(a.broadcast) }) }))
+    .map(({ a }) => ({
+      dev: ns.links.get(a.link)?.name ?? "?",
+      cidr: formatPrefix(a.cidr),
+      family: a.cidr.ip.family,
+      scope: a.scope,
+      ...(a.broadcast && { broadcast: formatAddr(a.broadcast) }),
+    }))
     .filter((a) => dev === undefined || a.dev === dev);
 }
 
@@ -117,5 +127,14 @@ export function snapshotOf(world: World, ns: NsState): NamespaceSnapshot {
     if (!l.vlans) continue;
     bridgeVlans[l.name] = [...l.vlans.entries()].sort(([a], [b]) => a - b).map(([vid, e]) => ({ vid, ...e }));
   }
-  return { ns: ns.path, links: linkInfos(world, ns), addresses: addrInfos(ns), routes: routeInfos(ns), sysctls: sysctlTable(ns), bridgeVlans, rules: ruleInfos(ns), tc: tcTable(ns.links.values()) };
+  return {
+    ns: ns.path,
+    links: linkInfos(world, ns),
+    addresses: addrInfos(ns),
+    routes: routeInfos(ns),
+    sysctls: sysctlTable(ns),
+    bridgeVlans,
+    rules: ruleInfos(ns),
+    tc: tcTable(ns.links.values()),
+  };
 }

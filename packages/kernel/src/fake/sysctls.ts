@@ -14,7 +14,8 @@ import { parseSysctlKey } from "./sysctl-store.ts";
 export function readSysctl(ns: NsState, key: string): string | undefined {
   const parsed = parseSysctlKey(key);
   if (!parsed) return undefined;
-  if (parsed.kind === "ns") return ns.sysctls.get(parsed.key === "net.ipv4.ip_forward" ? "net.ipv4.conf.all.forwarding" : parsed.key);
+  if (parsed.kind === "ns")
+    return ns.sysctls.get(parsed.key === "net.ipv4.ip_forward" ? "net.ipv4.conf.all.forwarding" : parsed.key);
   const link = findLink(ns, parsed.ifname);
   return link ? ns.ifSysctls.get(link.index)?.get(`${parsed.family}.${parsed.leaf}`) : undefined;
 }

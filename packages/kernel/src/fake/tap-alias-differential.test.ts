@@ -31,7 +31,14 @@ const SETUP: KernelBatch = [
 ];
 
 const op: fc.Arbitrary<KernelOp> = fc.oneof(
-  fc.record({ op: fc.constant("link.set" as const), ns, name: tap, up: opt(fc.boolean()), mtu: opt(fc.constantFrom(1280, 1500)), alias: opt(fc.constantFrom("nic0", "")) }),
+  fc.record({
+    op: fc.constant("link.set" as const),
+    ns,
+    name: tap,
+    up: opt(fc.boolean()),
+    mtu: opt(fc.constantFrom(1280, 1500)),
+    alias: opt(fc.constantFrom("nic0", "")),
+  }),
   fc.record({ op: fc.constant("link.set" as const), ns, name: tap, master: fc.constantFrom("br0", null) }),
   fc.record({ op: fc.constant("link.move" as const), ns, name: tap, to: ns }).filter((o) => o.ns !== o.to),
   fc.record({ op: fc.constant("link.del" as const), ns, name: tap }),
@@ -39,7 +46,15 @@ const op: fc.Arbitrary<KernelOp> = fc.oneof(
 
 async function observe(k: Kernel, n: Netns) {
   return (await k.links(n))
-    .map((l) => ({ name: l.name, kind: l.kind, up: l.up, operState: l.operState, mtu: l.mtu, master: l.master, alias: l.alias }))
+    .map((l) => ({
+      name: l.name,
+      kind: l.kind,
+      up: l.up,
+      operState: l.operState,
+      mtu: l.mtu,
+      master: l.master,
+      alias: l.alias,
+    }))
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
@@ -61,26 +76,30 @@ const DRIVERS = [
 describe.skipIf(skip).each(DRIVERS)("FakeKernel and the %s Linux driver on taps and aliases", (_, createKernel) => {
   test("random batches on two taps fail alike and leave the same links", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.array(op, { minLength: 1, maxLength: 5 }), { minLength: 1, maxLength: 3 }), async (batches) => {
-        const host = createThrowawayNetns("kt");
-        let ctr: ReturnType<typeof createThrowawayNetns> | undefined;
-        try {
-          ctr = createThrowawayNetns("kt");
-          const fake = new FakeKernel();
-          fake.addNetns(ctr.path);
-          fake.applySync([{ op: "link.set", ns: ctr.path, name: "lo", up: true }]);
-          const linux = createKernel({ host: host.path });
-          for (const b of [SETUP, ...batches]) {
-            const batch = placeBatch(b, C, ctr.path);
-            const [want, got] = [await outcome(fake, batch), await outcome(linux, batch)];
-            expect({ batch, outcome: got }).toEqual({ batch, outcome: want });
-            for (const n of [HOST, ctr.path]) expect({ ns: n, links: await observe(linux, n) }).toEqual({ ns: n, links: await observe(fake, n) });
+      fc.asyncProperty(
+        fc.array(fc.array(op, { minLength: 1, maxLength: 5 }), { minLength: 1, maxLength: 3 }),
+        async (batches) => {
+          const host = createThrowawayNetns("kt");
+          let ctr: ReturnType<typeof createThrowawayNetns> | undefined;
+          try {
+            ctr = createThrowawayNetns("kt");
+            const fake = new FakeKernel();
+            fake.addNetns(ctr.path);
+            fake.applySync([{ op: "link.set", ns: ctr.path, name: "lo", up: true }]);
+            const linux = createKernel({ host: host.path });
+            for (const b of [SETUP, ...batches]) {
+              const batch = placeBatch(b, C, ctr.path);
+              const [want, got] = [await outcome(fake, batch), await outcome(linux, batch)];
+              expect({ batch, outcome: got }).toEqual({ batch, outcome: want });
+              for (const n of [HOST, ctr.path])
+                expect({ ns: n, links: await observe(linux, n) }).toEqual({ ns: n, links: await observe(fake, n) });
+            }
+          } finally {
+            deleteThrowawayNetns(host);
+            if (ctr !== undefined) deleteThrowawayNetns(ctr);
           }
-        } finally {
-          deleteThrowawayNetns(host);
-          if (ctr !== undefined) deleteThrowawayNetns(ctr);
-        }
-      }),
+        },
+      ),
       { numRuns: 20 },
     );
   });

@@ -84,8 +84,18 @@ describe.skipIf(skip).each(DRIVERS)("%s on the real kernel", (_, createKernel) =
       ["2001:db8::5/64", 6, false],
     ]);
     const routes = await k.routes(C);
-    expect(routes).toContainEqual(expect.objectContaining({ dst: "198.18.0.0/24", dev: "eth0", scope: "link", src: "198.18.0.5", protocol: "kernel" }));
-    expect(routes).toContainEqual(expect.objectContaining({ dst: "2001:db8::/64", dev: "eth0", family: 6, protocol: "kernel" }));
+    expect(routes).toContainEqual(
+      expect.objectContaining({
+        dst: "198.18.0.0/24",
+        dev: "eth0",
+        scope: "link",
+        src: "198.18.0.5",
+        protocol: "kernel",
+      }),
+    );
+    expect(routes).toContainEqual(
+      expect.objectContaining({ dst: "2001:db8::/64", dev: "eth0", family: 6, protocol: "kernel" }),
+    );
   });
 
   test("routes with a gateway, a scope and a source read back as written", async () => {
@@ -96,8 +106,12 @@ describe.skipIf(skip).each(DRIVERS)("%s on the real kernel", (_, createKernel) =
       { op: "route.add", ns: C, dst: "::/0", gw: "2001:db8::1", dev: "eth0" },
     ]);
     const v4 = await k.routes(C, 4);
-    expect(v4).toContainEqual(expect.objectContaining({ dst: "0.0.0.0/0", gw: "198.18.0.1", dev: "eth0", scope: "global" }));
-    expect(v4).toContainEqual(expect.objectContaining({ dst: "198.19.0.0/16", gw: "198.18.0.1", metric: 50, mtu: 1300 }));
+    expect(v4).toContainEqual(
+      expect.objectContaining({ dst: "0.0.0.0/0", gw: "198.18.0.1", dev: "eth0", scope: "global" }),
+    );
+    expect(v4).toContainEqual(
+      expect.objectContaining({ dst: "198.19.0.0/16", gw: "198.18.0.1", metric: 50, mtu: 1300 }),
+    );
     expect(v4).toContainEqual(expect.objectContaining({ dst: "198.18.9.0/24", scope: "link", src: "198.18.0.5" }));
     expect((await k.routes(C, 6)).find((r) => r.dst === "::/0")).toMatchObject({ gw: "2001:db8::1", family: 6 });
     await k.apply([{ op: "route.del", ns: C, dst: "198.19.0.0/16", gw: "198.18.0.1", metric: 50 }]);
@@ -133,28 +147,75 @@ describe.skipIf(skip).each(DRIVERS)("%s on the real kernel", (_, createKernel) =
 
   test("each failure maps to its kind and names the failing op while earlier ops stay applied", async () => {
     const cases: [KernelBatch, KernelError["kind"], number][] = [
-      [[{ op: "link.set", ns: C, name: "lo", up: true }, { op: "link.set", ns: C, name: "nope", up: true }], "not-found", 1],
-      [[{ op: "link.set", ns: C, name: "lo", up: true }, { op: "link.set", ns: C, name: "eth0", master: "nope" }], "not-found", 1],
+      [
+        [
+          { op: "link.set", ns: C, name: "lo", up: true },
+          { op: "link.set", ns: C, name: "nope", up: true },
+        ],
+        "not-found",
+        1,
+      ],
+      [
+        [
+          { op: "link.set", ns: C, name: "lo", up: true },
+          { op: "link.set", ns: C, name: "eth0", master: "nope" },
+        ],
+        "not-found",
+        1,
+      ],
       [[{ op: "link.del", ns: C, name: "nope" }], "not-found", 0],
       [[{ op: "addr.del", ns: C, dev: "eth0", cidr: "198.18.7.7/24" }], "not-found", 0],
       [[{ op: "route.del", ns: C, dst: "198.21.0.0/16" }], "not-found", 0],
-      [[{ op: "link.set", ns: C, name: "lo", up: true }, { op: "link.set", ns: C, name: "lo", up: true }, { op: "bridge.add", ns: HOST, name: "cni0" }], "exists", 2],
+      [
+        [
+          { op: "link.set", ns: C, name: "lo", up: true },
+          { op: "link.set", ns: C, name: "lo", up: true },
+          { op: "bridge.add", ns: HOST, name: "cni0" },
+        ],
+        "exists",
+        2,
+      ],
       [[{ op: "addr.add", ns: C, dev: "eth0", cidr: "198.18.0.5/24" }], "exists", 0],
       [[{ op: "addr.add", ns: C, dev: "eth0", cidr: "2001:db8::5/64", nodad: true }], "exists", 0],
       [[{ op: "route.add", ns: C, dst: "198.22.0.0/16", gw: "198.30.0.1" }], "unreachable", 0],
       [[{ op: "route.add", ns: C, dst: "2001:db8:7::/64", gw: "2001:db8:9::1", dev: "eth0" }], "unreachable", 0],
-      [[{ op: "link.set", ns: C, name: "eth0", mtu: 68 }, { op: "link.set", ns: C, name: "eth0", mtu: 10 }], "invalid", 1],
+      [
+        [
+          { op: "link.set", ns: C, name: "eth0", mtu: 68 },
+          { op: "link.set", ns: C, name: "eth0", mtu: 10 },
+        ],
+        "invalid",
+        1,
+      ],
       [[{ op: "route.add", ns: C, dst: "198.23.0.0/16", dev: "eth0", src: "198.18.99.99" }], "invalid", 0],
       [[{ op: "bridge-port.set", ns: C, name: "eth0", hairpin: true }], "invalid", 0],
       [[{ op: "sysctl.set", ns: C, key: "net.ipv4.conf.all.mc_forwarding", value: "1" }], "other", 0],
       [[{ op: "sysctl.set", ns: C, key: "net.ipv4.conf.nope.forwarding", value: "1" }], "not-found", 0],
-      [[{ op: "link.set", ns: C, name: "lo", up: true }, { op: "link.del", ns: C, name: "bad name" }], "invalid", 1],
+      [
+        [
+          { op: "link.set", ns: C, name: "lo", up: true },
+          { op: "link.del", ns: C, name: "bad name" },
+        ],
+        "invalid",
+        1,
+      ],
       // The kernel answers ELOOP, with "Can not enslave a bridge to a bridge" as its message.
-      [[{ op: "bridge.add", ns: C, name: "brloop" }, { op: "link.set", ns: C, name: "brloop", master: "brloop" }], "invalid", 1],
+      [
+        [
+          { op: "bridge.add", ns: C, name: "brloop" },
+          { op: "link.set", ns: C, name: "brloop", master: "brloop" },
+        ],
+        "invalid",
+        1,
+      ],
     ];
     for (const [batch, kind, index] of cases) {
       const e = await failure(k.apply(batch));
-      expect({ line: JSON.stringify(batch), kind: e.kind, index: e.opIndex }).toEqual({ line: JSON.stringify(batch), kind, index });
+      expect({ line: JSON.stringify(batch), kind: e.kind, index: e.opIndex }).toEqual({
+        line: JSON.stringify(batch),
+        kind,
+        index,
+      });
     }
     await k.apply([{ op: "link.del", ns: C, name: "brloop" }]);
     // The ops before the failing one ran: mtu 68 stayed.
@@ -180,7 +241,18 @@ describe.skipIf(skip).each(DRIVERS)("%s on the real kernel", (_, createKernel) =
     const e = await failure(k.apply(batch));
     expect([e.kind, e.opIndex]).toEqual(vlanBr ? ["not-found", 4] : ["invalid", 2]);
     if (vlanBr) {
-      const out = Bun.spawnSync(["ip", "netns", "exec", host?.name ?? "", "bridge", "-j", "vlan", "show", "dev", "vv0"]).stdout.toString();
+      const out = Bun.spawnSync([
+        "ip",
+        "netns",
+        "exec",
+        host?.name ?? "",
+        "bridge",
+        "-j",
+        "vlan",
+        "show",
+        "dev",
+        "vv0",
+      ]).stdout.toString();
       expect(out).toContain('"vlan":10');
     }
   });
@@ -192,7 +264,12 @@ describe.skipIf(skip).each(DRIVERS)("%s on the real kernel", (_, createKernel) =
     expect(await k.netnsExists(HOST)).toBe(true);
     expect((await failure(k.links(gone))).kind).toBe("netns-gone");
     expect((await failure(k.sysctl(gone, "net.ipv4.ip_forward"))).kind).toBe("netns-gone");
-    const seg = await failure(k.apply([{ op: "link.set", ns: C, name: "lo", up: true }, { op: "link.del", ns: gone, name: "eth0" }]));
+    const seg = await failure(
+      k.apply([
+        { op: "link.set", ns: C, name: "lo", up: true },
+        { op: "link.del", ns: gone, name: "eth0" },
+      ]),
+    );
     expect([seg.kind, seg.opIndex]).toEqual(["netns-gone", 1]);
     const peer = await failure(
       k.apply([

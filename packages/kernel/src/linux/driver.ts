@@ -42,7 +42,8 @@ export function createLinuxKernel(opts: LinuxKernelOptions = {}): Kernel {
     (runner ??= opts.netnsSwitch === "nsenter" ? Promise.resolve(createNsenterRunner()) : createSetnsRunner());
   const tools = { ip: toolPath("ip"), bridge: toolPath("bridge"), tc: toolPath("tc") };
   // IPv6 rules need `ip -6` (a batch line cannot say so).
-  const argvOf = (tool: "ip" | "bridge" | "ip6" | "tc"): string[] => (tool === "ip6" ? [tools.ip, "-6", "-batch", "-"] : [tools[tool], "-batch", "-"]);
+  const argvOf = (tool: "ip" | "bridge" | "ip6" | "tc"): string[] =>
+    tool === "ip6" ? [tools.ip, "-6", "-batch", "-"] : [tools[tool], "-batch", "-"];
   const where = (ns: Netns): string | undefined => (ns === HOST ? opts.host : ns);
 
   function runSegment(r: NsRunner, ops: readonly KernelOp[], seg: Segment): void {
@@ -64,7 +65,8 @@ export function createLinuxKernel(opts: LinuxKernelOptions = {}): Kernel {
           try {
             r.writeFile(ns, sysctlPath(op.key), op.value);
           } catch (e) {
-            if (e instanceof KernelError) throw new KernelError(e.kind, `sysctl "${op.key}": ${e.message}`, seg.first + i);
+            if (e instanceof KernelError)
+              throw new KernelError(e.kind, `sysctl "${op.key}": ${e.message}`, seg.first + i);
             throw e;
           }
         });
@@ -74,16 +76,21 @@ export function createLinuxKernel(opts: LinuxKernelOptions = {}): Kernel {
       if (res !== undefined && res.exitCode !== 0) throw segmentError(seg, res.stderr);
     } catch (e) {
       // The namespace itself was gone: blame the segment's first op.
-      if (e instanceof KernelError && e.kind === "netns-gone" && e.opIndex === undefined) throw new KernelError(e.kind, e.message, seg.first);
+      if (e instanceof KernelError && e.kind === "netns-gone" && e.opIndex === undefined)
+        throw new KernelError(e.kind, e.message, seg.first);
       throw e;
     }
   }
 
   async function read(ns: Netns, args: readonly (readonly string[])[]): Promise<string[]> {
     const r = await ready();
-    const results: RunResult[] = r.exec(where(ns), args.map((a) => ({ argv: [tools.ip, "-json", ...a] })));
+    const results: RunResult[] = r.exec(
+      where(ns),
+      args.map((a) => ({ argv: [tools.ip, "-json", ...a] })),
+    );
     return results.map((res, i) => {
-      if (res.exitCode !== 0) throw new KernelError(classify(res.stderr), `ip ${args[i]?.join(" ")}: ${reason(res.stderr)}`);
+      if (res.exitCode !== 0)
+        throw new KernelError(classify(res.stderr), `ip ${args[i]?.join(" ")}: ${reason(res.stderr)}`);
       return res.stdout;
     });
   }
@@ -120,14 +127,20 @@ export function createLinuxKernel(opts: LinuxKernelOptions = {}): Kernel {
     },
     async routes(ns: Netns, family?: 4 | 6, table?: number): Promise<RouteInfo[]> {
       const families: (4 | 6)[] = family === undefined ? [4, 6] : [family];
-      const outs = await read(ns, families.map((f) => [`-${f}`, "route", "show", "table", String(table ?? "main")]));
+      const outs = await read(
+        ns,
+        families.map((f) => [`-${f}`, "route", "show", "table", String(table ?? "main")]),
+      );
       // `ip route show table N` leaves out the table it was asked for; the netlink driver names it.
       const named = (r: RouteInfo): RouteInfo => (table === undefined || table === 254 ? r : { ...r, table });
       return families.flatMap((f, i) => parseRoutes(outs[i] ?? "", f).map(named));
     },
     async rules(ns: Netns, family?: 4 | 6): Promise<RuleInfo[]> {
       const families: (4 | 6)[] = family === undefined ? [4, 6] : [family];
-      const outs = await read(ns, families.map((f) => [`-${f}`, "rule", "show"]));
+      const outs = await read(
+        ns,
+        families.map((f) => [`-${f}`, "rule", "show"]),
+      );
       return families.flatMap((f, i) => parseRules(outs[i] ?? "", f));
     },
     async sysctl(ns: Netns, key: string): Promise<string | undefined> {
@@ -137,6 +150,9 @@ export function createLinuxKernel(opts: LinuxKernelOptions = {}): Kernel {
     },
     // `tc -json` prints a tbf's burst and latency, not the limit and buffer CHECK compares:
     // read the same dump the netlink driver reads (loaded only for this read).
-    qdiscs: async (ns: Netns, dev: string) => (await import("../netlink/driver.ts")).createNetlinkKernel(opts.host === undefined ? {} : { host: opts.host }).qdiscs(ns, dev),
+    qdiscs: async (ns: Netns, dev: string) =>
+      (await import("../netlink/driver.ts"))
+        .createNetlinkKernel(opts.host === undefined ? {} : { host: opts.host })
+        .qdiscs(ns, dev),
   };
 }

@@ -37,7 +37,12 @@ describe("failedLine and reason", () => {
 });
 
 describe("segmentError", () => {
-  const seg: Segment = { ns: "/n", tool: "ip", first: 4, lines: ["link set dev lo up", "link set dev eth0 master nope", "link del dev x"] };
+  const seg: Segment = {
+    ns: "/n",
+    tool: "ip",
+    first: 4,
+    lines: ["link set dev lo up", "link set dev eth0 master nope", "link del dev x"],
+  };
 
   test("names the failing op by the batch line ip reports", () => {
     const e = segmentError(seg, "RTNETLINK answers: File exists\nCommand failed -:3\n");
@@ -50,7 +55,11 @@ describe("segmentError", () => {
   });
 
   test("passes over a line that only defines the quoted name (found by the differential test)", () => {
-    const lines = ["link add eth0 type veth peer name br0 netns /var/run/netns/c", "link set dev lo master br0", "route add 0.0.0.0/0 dev lo"];
+    const lines = [
+      "link add eth0 type veth peer name br0 netns /var/run/netns/c",
+      "link set dev lo master br0",
+      "route add 0.0.0.0/0 dev lo",
+    ];
     const veth = { ...seg, lines, first: 0 };
     const e = segmentError(veth, 'Error: argument "br0" is wrong: Device does not exist\n');
     expect([e.kind, e.opIndex]).toEqual(["not-found", 1]);

@@ -11,10 +11,16 @@ import type { Segment } from "../segments.ts";
 // EOPNOTSUPP ("Operation not supported") is invalid: the op does not apply to that link
 // (bridge port flags on a non-port, a master that is not a bridge) or to this kernel.
 const KINDS: readonly [KernelErrorKind, RegExp][] = [
-  ["not-found", /Cannot find device|No such device|[Dd]evice required|qdisc with handle of zero|Cannot find specified qdisc|does not exist|[Aa]ddress not found|No such process|No such file or directory/],
+  [
+    "not-found",
+    /Cannot find device|No such device|[Dd]evice required|qdisc with handle of zero|Cannot find specified qdisc|does not exist|[Aa]ddress not found|No such process|No such file or directory/,
+  ],
   // "Exclusivity flag on": EEXIST's extended ack for a qdisc added where one is (sch_api.c).
   ["exists", /File exists|[Aa]ddress already assigned|same name exists|Exclusivity flag on/],
-  ["unreachable", /Nexthop has invalid gateway|Network is unreachable|No route to host|Device for nexthop is not up|Nexthop device is not up|Network is down/],
+  [
+    "unreachable",
+    /Nexthop has invalid gateway|Network is unreachable|No route to host|Device for nexthop is not up|Nexthop device is not up|Network is down/,
+  ],
   [
     "invalid",
     /Invalid argument|is wrong|is expected rather than|Invalid |less than|greater than|out of range|Unknown device type|Cannot assign requested address|Garbage instead of arguments|Operation not supported|netns is immutable|[Cc]an ?not enslave|Not enough information|[Ee]rror: either/,
@@ -35,7 +41,10 @@ export function failedLine(stderr: string): number | undefined {
 
 /** The first line of stderr that says what went wrong (not the `Command failed` footer). */
 export function reason(stderr: string): string {
-  const lines = stderr.split("\n").map((l) => l.trim()).filter((l) => l !== "" && !l.startsWith("Command failed"));
+  const lines = stderr
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "" && !l.startsWith("Command failed"));
   return (lines[0] ?? "failed without a message").replace(/^Error: /, "").replace(/\.$/, "");
 }
 

@@ -16,7 +16,10 @@ const skip = skipUnless("HOST on the real kernel", firstMissing(missingRoot(), m
 const fixture = new URL("../testing/apply-stdin.ts", import.meta.url).pathname;
 
 function inNetns(ns: ThrowawayNetns, argv: string[], stdin: string): string {
-  const r = Bun.spawnSync(["ip", "netns", "exec", ns.name, ...argv], { stdin: new TextEncoder().encode(stdin), stderr: "pipe" });
+  const r = Bun.spawnSync(["ip", "netns", "exec", ns.name, ...argv], {
+    stdin: new TextEncoder().encode(stdin),
+    stderr: "pipe",
+  });
   if (r.exitCode !== 0) throw new Error(`${argv.join(" ")}: ${r.stderr.toString()}`);
   return r.stdout.toString();
 }
@@ -45,7 +48,13 @@ describe.skipIf(skip)("HOST on the real kernel", () => {
       expect((await k.links(HOST)).some((l) => l.name === `h-${mode}`)).toBe(true);
       expect((await k.links(ctr.path)).some((l) => l.name === `c-${mode}`)).toBe(true);
       // And a failure inside the container namespace reports its op.
-      const err = JSON.parse(inNetns(host, [process.execPath, fixture, mode], JSON.stringify([batch[1], { op: "link.del", ns: ctr.path, name: "nope" }])));
+      const err = JSON.parse(
+        inNetns(
+          host,
+          [process.execPath, fixture, mode],
+          JSON.stringify([batch[1], { op: "link.del", ns: ctr.path, name: "nope" }]),
+        ),
+      );
       expect(err).toMatchObject({ kind: "not-found", opIndex: 1 });
     });
   }
@@ -70,7 +79,8 @@ describe.skipIf(skip)("HOST on the real kernel", () => {
     inNetns(a, ["sh"], renderBatch(batch(b.path)));
     const snap = async (h: string, c: string) => {
       const k = createLinuxKernel({ host: h });
-      const links = (ns: string) => k.links(ns).then((ls) => ls.map((l) => [l.name, l.kind, l.up, l.mtu, l.master, l.hairpin]).sort());
+      const links = (ns: string) =>
+        k.links(ns).then((ls) => ls.map((l) => [l.name, l.kind, l.up, l.mtu, l.master, l.hairpin]).sort());
       return {
         host: (await links(HOST)).filter((l) => ["br0", "vp0"].includes(String(l[0]))),
         ctr: (await links(c)).filter((l) => l[0] === "eth0"),

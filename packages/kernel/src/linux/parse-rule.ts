@@ -6,7 +6,16 @@ import type { RuleInfo } from "../rule.ts";
 
 const NAMED: Readonly<Record<string, number>> = { local: 255, main: 254, default: 253 };
 
-type Row = { priority?: number; src?: string; srclen?: number; dst?: string; dstlen?: number; iif?: string; oif?: string; table?: string };
+type Row = {
+  priority?: number;
+  src?: string;
+  srclen?: number;
+  dst?: string;
+  dstlen?: number;
+  iif?: string;
+  oif?: string;
+  table?: string;
+};
 
 /** The rules of one family, in the order `ip` lists them. */
 export function parseRules(text: string, family: 4 | 6): RuleInfo[] {

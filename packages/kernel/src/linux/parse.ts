@@ -10,7 +10,8 @@ type Json = Record<string, unknown>;
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
 const num = (v: unknown): number | undefined => (typeof v === "number" ? v : undefined);
 const obj = (v: unknown): Json => (typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Json) : {});
-const flag = (v: unknown): boolean | undefined => (typeof v === "boolean" ? v : typeof v === "number" ? v !== 0 : undefined);
+const flag = (v: unknown): boolean | undefined =>
+  typeof v === "boolean" ? v : typeof v === "number" ? v !== 0 : undefined;
 
 function rows(text: string): Json[] {
   const trimmed = text.trim();
@@ -53,7 +54,8 @@ export function parseLinks(text: string): LinkInfo[] {
     if (kind === "vrf" && num(data.table) !== undefined) link.vrfTable = num(data.table);
     // `ip -d -j` prints a macvlan's and an ipvlan's mode (and ipvlan's flag) by name.
     if (kind === "macvlan" && str(data.mode) !== undefined) link.macvlanMode = str(data.mode);
-    if (kind === "ipvlan" && str(data.mode) !== undefined) Object.assign(link, { ipvlanMode: str(data.mode), ipvlanFlag: str(data.flags) ?? "bridge" });
+    if (kind === "ipvlan" && str(data.mode) !== undefined)
+      Object.assign(link, { ipvlanMode: str(data.mode), ipvlanFlag: str(data.flags) ?? "bridge" });
     if (kind === "vlan") {
       const id = num(data.id);
       if (id !== undefined) link.vlanId = id;
@@ -74,7 +76,12 @@ export function parseAddrs(text: string): AddrInfo[] {
       const local = str(a.local);
       const len = num(a.prefixlen);
       if ((family !== "inet" && family !== "inet6") || local === undefined || len === undefined) continue;
-      const addr: AddrInfo = { dev, cidr: `${local}/${len}`, family: family === "inet" ? 4 : 6, scope: str(a.scope) ?? "global" };
+      const addr: AddrInfo = {
+        dev,
+        cidr: `${local}/${len}`,
+        family: family === "inet" ? 4 : 6,
+        scope: str(a.scope) ?? "global",
+      };
       const brd = str(a.broadcast);
       if (brd !== undefined) addr.broadcast = brd;
       if (a.tentative === true) addr.tentative = true;
@@ -92,14 +99,23 @@ export function parseAddrs(text: string): AddrInfo[] {
 export function parseRoutes(text: string, family: 4 | 6): RouteInfo[] {
   return rows(text).flatMap((r) => {
     const hops = Array.isArray(r.nexthops) ? r.nexthops.map(obj) : [];
-    return hops.length === 0 ? [parseRoute(r, family)] : hops.map((h) => parseRoute({ ...r, gateway: h.gateway, dev: h.dev }, family));
+    return hops.length === 0
+      ? [parseRoute(r, family)]
+      : hops.map((h) => parseRoute({ ...r, gateway: h.gateway, dev: h.dev }, family));
   });
 }
 
 function parseRoute(r: Json, family: 4 | 6): RouteInfo {
   {
     const raw = str(r.dst) ?? "default";
-    const dst = raw === "default" ? (family === 4 ? "0.0.0.0/0" : "::/0") : raw.includes("/") ? raw : `${raw}/${family === 4 ? 32 : 128}`;
+    const dst =
+      raw === "default"
+        ? family === 4
+          ? "0.0.0.0/0"
+          : "::/0"
+        : raw.includes("/")
+          ? raw
+          : `${raw}/${family === 4 ? 32 : 128}`;
     const route: RouteInfo = { dst, family, scope: str(r.scope) ?? "global" };
     const gw = str(r.gateway);
     if (gw !== undefined) route.gw = gw;
@@ -107,7 +123,8 @@ function parseRoute(r: Json, family: 4 | 6): RouteInfo {
     if (dev !== undefined) route.dev = dev;
     const src = str(r.prefsrc);
     if (src !== undefined) route.src = src;
-    const table = num(r.table) ?? (str(r.table) !== undefined && /^\d+$/.test(str(r.table) ?? "") ? Number(r.table) : undefined);
+    const table =
+      num(r.table) ?? (str(r.table) !== undefined && /^\d+$/.test(str(r.table) ?? "") ? Number(r.table) : undefined);
     if (table !== undefined) route.table = table;
     const metric = num(r.metric);
     if (metric !== undefined) route.metric = metric;

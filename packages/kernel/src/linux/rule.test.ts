@@ -48,7 +48,14 @@ describe.skipIf(skip).each(DRIVERS)("%s: rules, tables and VRFs on the real kern
     const rules = await k.rules(C);
     expect(rules).toContainEqual({ family: 4, priority: 32765, from: "198.18.0.5/32", table: 100 });
     expect(rules).toContainEqual({ family: 6, priority: 32765, from: "2001:db8::5/128", table: 300 });
-    expect(rules).toContainEqual({ family: 4, priority: 1000, to: "198.18.1.0/24", iif: "eth0", oif: "eth1", table: 70000 });
+    expect(rules).toContainEqual({
+      family: 4,
+      priority: 1000,
+      to: "198.18.1.0/24",
+      iif: "eth0",
+      oif: "eth1",
+      table: 70000,
+    });
     await k.apply([
       { op: "rule.del", ns: C, from: "198.18.0.5/32", table: 100 },
       { op: "rule.del", ns: C, from: "2001:db8::5/128" },
@@ -65,13 +72,41 @@ describe.skipIf(skip).each(DRIVERS)("%s: rules, tables and VRFs on the real kern
 
   test("a route replaced into a table with proto kernel reads back from that table only", async () => {
     await k.apply([
-      { op: "route.add", ns: C, dst: "198.18.0.0/24", dev: "eth0", src: "198.18.0.5", scope: "link", table: 100, protocol: "kernel", replace: true },
-      { op: "route.add", ns: C, dst: "198.18.0.0/24", dev: "eth0", src: "198.18.0.5", scope: "link", table: 100, protocol: "kernel", replace: true },
+      {
+        op: "route.add",
+        ns: C,
+        dst: "198.18.0.0/24",
+        dev: "eth0",
+        src: "198.18.0.5",
+        scope: "link",
+        table: 100,
+        protocol: "kernel",
+        replace: true,
+      },
+      {
+        op: "route.add",
+        ns: C,
+        dst: "198.18.0.0/24",
+        dev: "eth0",
+        src: "198.18.0.5",
+        scope: "link",
+        table: 100,
+        protocol: "kernel",
+        replace: true,
+      },
       { op: "route.add", ns: C, dst: "0.0.0.0/0", gw: "198.18.0.1", dev: "eth0", table: 100 },
     ]);
     expect(await k.routes(C, 4, 100)).toEqual([
       { dst: "0.0.0.0/0", family: 4, gw: "198.18.0.1", dev: "eth0", scope: "global", table: 100, protocol: "boot" },
-      { dst: "198.18.0.0/24", family: 4, dev: "eth0", src: "198.18.0.5", scope: "link", table: 100, protocol: "kernel" },
+      {
+        dst: "198.18.0.0/24",
+        family: 4,
+        dev: "eth0",
+        src: "198.18.0.5",
+        scope: "link",
+        table: 100,
+        protocol: "kernel",
+      },
     ]);
     expect((await k.routes(C, 4)).map((r) => r.table)).toEqual([undefined]);
   });

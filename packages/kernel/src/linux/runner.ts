@@ -99,7 +99,11 @@ export function createNsenterRunner(): NsRunner {
     writeFile(ns, path, value) {
       const r = spawnSync(inNs(ns, { argv: ["sh", "-c", 'printf %s "$1" > "$2"', "sh", value, path] }));
       if (r.exitCode !== 0) {
-        const kind = /No such file|nonexistent/.test(r.stderr) ? "not-found" : /Invalid argument/.test(r.stderr) ? "invalid" : "other";
+        const kind = /No such file|nonexistent/.test(r.stderr)
+          ? "not-found"
+          : /Invalid argument/.test(r.stderr)
+            ? "invalid"
+            : "other";
         throw new KernelError(kind, `write "${path}": ${r.stderr.trim()}`);
       }
     },

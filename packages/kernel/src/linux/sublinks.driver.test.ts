@@ -44,16 +44,32 @@ describe.skipIf(skip).each(DRIVERS)("%s with sub-links on the real kernel", (_, 
 
   test("a macvlan is born in the container on the host's master, with its mode, MTU and MAC, and renamed there", async () => {
     await k.apply([
-      { op: "macvlan.add", ns: HOST, name: "veth0000abcd", parent: "nic0", mode: "vepa", mtu: 1400, mac: "02:00:00:00:aa:01", into: C },
+      {
+        op: "macvlan.add",
+        ns: HOST,
+        name: "veth0000abcd",
+        parent: "nic0",
+        mode: "vepa",
+        mtu: 1400,
+        mac: "02:00:00:00:aa:01",
+        into: C,
+      },
       { op: "link.set", ns: C, name: "veth0000abcd", newName: "eth0" },
     ]);
     expect(await k.link(HOST, "veth0000abcd")).toBeUndefined();
-    expect(await k.link(C, "eth0")).toMatchObject({ kind: "macvlan", macvlanMode: "vepa", mtu: 1400, mac: "02:00:00:00:aa:01" });
+    expect(await k.link(C, "eth0")).toMatchObject({
+      kind: "macvlan",
+      macvlanMode: "vepa",
+      mtu: 1400,
+      mac: "02:00:00:00:aa:01",
+    });
     await k.apply([{ op: "link.del", ns: C, name: "eth0" }]);
   });
 
   test("a macvlan MTU above the master's is refused as invalid", async () => {
-    const e = await failure(k.apply([{ op: "macvlan.add", ns: HOST, name: "m9", parent: "nic0", mode: "bridge", mtu: 9000, into: C }]));
+    const e = await failure(
+      k.apply([{ op: "macvlan.add", ns: HOST, name: "m9", parent: "nic0", mode: "bridge", mtu: 9000, into: C }]),
+    );
     expect(e.kind).toBe("invalid");
   });
 
@@ -64,8 +80,13 @@ describe.skipIf(skip).each(DRIVERS)("%s with sub-links on the real kernel", (_, 
   ];
   for (const [kind, op] of missing) {
     test(`${kind}, which this kernel lacks, is refused as invalid ("Unknown device type") and leaves no link`, async () => {
-      const e = await failure(k.apply([JSON.parse(JSON.stringify(op).replaceAll('""', JSON.stringify(C))) as KernelOp]));
-      expect({ kind: e.kind, unknown: /Unknown device type/.test(e.message) }).toEqual({ kind: "invalid", unknown: true });
+      const e = await failure(
+        k.apply([JSON.parse(JSON.stringify(op).replaceAll('""', JSON.stringify(C))) as KernelOp]),
+      );
+      expect({ kind: e.kind, unknown: /Unknown device type/.test(e.message) }).toEqual({
+        kind: "invalid",
+        unknown: true,
+      });
       expect((await k.links(C)).map((l) => l.name)).toEqual(["lo"]);
       expect((await k.links(HOST)).map((l) => l.name).sort()).toEqual(["lo", "nic0", "nic1"]);
     });

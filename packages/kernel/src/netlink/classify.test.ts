@@ -6,7 +6,20 @@ import { errnoKind, failureKind } from "./classify.ts";
 import { Refused } from "./encode.ts";
 import { NetlinkError } from "./socket.ts";
 
-const OPS: KernelOp["op"][] = ["veth.add", "bridge.add", "vlan.add", "link.set", "bridge-port.set", "bridge-vlan.add", "link.move", "link.del", "addr.add", "addr.del", "route.add", "route.del"];
+const OPS: KernelOp["op"][] = [
+  "veth.add",
+  "bridge.add",
+  "vlan.add",
+  "link.set",
+  "bridge-port.set",
+  "bridge-vlan.add",
+  "link.move",
+  "link.del",
+  "addr.add",
+  "addr.del",
+  "route.add",
+  "route.del",
+];
 
 describe("netlink failures are classified by errno and op, not by text (issue 10)", () => {
   test("each errno the kernel answers means what iproute2's text of it means, for every op", () => {
@@ -16,7 +29,11 @@ describe("netlink failures are classified by errno and op, not by text (issue 10
       for (const op of OPS) {
         const n = Number(errno);
         if ((n === 99 && op === "addr.del") || n === 40) continue;
-        expect({ errno: n, op, kind: errnoKind(n, op) }).toEqual({ errno: n, op, kind: classify(`RTNETLINK answers: ${text}`) });
+        expect({ errno: n, op, kind: errnoKind(n, op) }).toEqual({
+          errno: n,
+          op,
+          kind: classify(`RTNETLINK answers: ${text}`),
+        });
       }
     }
   });

@@ -16,7 +16,10 @@ function sh(ns: string, script: string): string {
 }
 
 /** The conntrack table of the namespace as /proc shows it, one entry a line. */
-const table = (ns: string): string[] => sh(ns, "cat /proc/net/nf_conntrack").split("\n").filter((l) => l !== "");
+const table = (ns: string): string[] =>
+  sh(ns, "cat /proc/net/nf_conntrack")
+    .split("\n")
+    .filter((l) => l !== "");
 
 describe.skipIf(!root && process.env.CI !== "true")("deleteConntrackByDstPort", () => {
   test("deletes the UDP entries to the port and keeps those to other ports", async () => {

@@ -55,7 +55,12 @@ export function matchingTuple(entry: DataView, proto: number, dport: number): Ui
  * dump and its deletion is not an error. `ns` (a netns path) opens the socket there
  * instead of in the calling thread's namespace; the socket stays bound to it.
  */
-export async function deleteConntrackByDstPort(family: 4 | 6, proto: number, dport: number, ns?: string): Promise<number> {
+export async function deleteConntrackByDstPort(
+  family: 4 | 6,
+  proto: number,
+  dport: number,
+  ns?: string,
+): Promise<number> {
   const c = await libc();
   const af = family === 6 ? AF_INET6 : AF_INET;
   const s = within(c, ns, () => NetlinkSocket.open(c, NETLINK_NETFILTER));
@@ -66,7 +71,9 @@ export async function deleteConntrackByDstPort(family: 4 | 6, proto: number, dpo
       const tuple = matchingTuple(e, proto, dport);
       if (tuple === undefined) continue;
       try {
-        s.request(ctMessage(IPCTNL_MSG_CT_DELETE, NLM_F_REQUEST | NLM_F_ACK, af).bytes(CTA_TUPLE_ORIG | NLA_F_NESTED, tuple));
+        s.request(
+          ctMessage(IPCTNL_MSG_CT_DELETE, NLM_F_REQUEST | NLM_F_ACK, af).bytes(CTA_TUPLE_ORIG | NLA_F_NESTED, tuple),
+        );
         deleted++;
       } catch (err) {
         if (!(err instanceof NetlinkError && err.errno === ENOENT)) throw err;

@@ -183,7 +183,13 @@ export const RT_SCOPE_HOST = 254;
 export const RT_SCOPE_NOWHERE = 255;
 
 /** Scope numbers as iproute2 names them (rtnl_rtscope_n2a); others print as numbers. */
-export const SCOPE_NAMES: Readonly<Record<number, string>> = { 0: "global", 200: "site", 253: "link", 254: "host", 255: "nowhere" };
+export const SCOPE_NAMES: Readonly<Record<number, string>> = {
+  0: "global",
+  200: "site",
+  253: "link",
+  254: "host",
+  255: "nowhere",
+};
 
 /** Route protocols as iproute2 names them (rtnl_rtprot_n2a); others print as numbers. */
 export const PROTOCOL_NAMES: Readonly<Record<number, string>> = {

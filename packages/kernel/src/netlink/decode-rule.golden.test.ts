@@ -10,12 +10,17 @@ import { parseRules } from "../linux/parse-rule.ts";
 import { decodeRules } from "./decode-rule.ts";
 
 type Dump = { command: string; messages: string[]; json: string };
-const golden = JSON.parse(readFileSync(new URL("./fixtures/rule-requests.json", import.meta.url), "utf8")) as { dumps: Dump[] };
+const golden = JSON.parse(readFileSync(new URL("./fixtures/rule-requests.json", import.meta.url), "utf8")) as {
+  dumps: Dump[];
+};
 
 function dump(command: string): { payloads: DataView[]; json: string } {
   const d = golden.dumps.find((x) => x.command === command);
   if (d === undefined) throw new Error(`no dump of ${command} in the fixture`);
-  return { payloads: d.messages.map((h) => new DataView(new Uint8Array(Buffer.from(h, "hex")).buffer, 16)), json: d.json };
+  return {
+    payloads: d.messages.map((h) => new DataView(new Uint8Array(Buffer.from(h, "hex")).buffer, 16)),
+    json: d.json,
+  };
 }
 
 describe("decodeRules reads the rule dump as iproute2 printed it", () => {
@@ -23,7 +28,14 @@ describe("decodeRules reads the rule dump as iproute2 printed it", () => {
     const { payloads, json } = dump("ip -j -4 rule show");
     const rules = decodeRules(payloads, 4);
     expect(rules).toEqual(parseRules(json, 4));
-    expect(rules).toContainEqual({ family: 4, priority: 999, from: "198.18.0.7/32", to: "198.18.2.0/24", iif: "veth0", table: 100 });
+    expect(rules).toContainEqual({
+      family: 4,
+      priority: 999,
+      from: "198.18.0.7/32",
+      to: "198.18.2.0/24",
+      iif: "veth0",
+      table: 100,
+    });
     expect(rules).toContainEqual({ family: 4, priority: 500, oif: "veth1", table: 400 });
     expect(rules.map((r) => r.priority)).toEqual([0, 500, 999, 1000, 32766, 32767]);
   });

@@ -28,7 +28,17 @@ describe("decodeQdiscs against the kernel's dump after the reference's ADD", () 
       if (index === undefined) continue;
       test(`"${c.name}": ${dev} reads as the qdiscs the ADD made`, () => {
         const want: QdiscInfo[] = c.add.flatMap((op) =>
-          op.op === "qdisc.add" && op.dev === dev ? [{ dev, kind: op.kind, handle: op.handle, parent: op.parent, ...(op.tbf !== undefined && { tbf: op.tbf }) }] : [],
+          op.op === "qdisc.add" && op.dev === dev
+            ? [
+                {
+                  dev,
+                  kind: op.kind,
+                  handle: op.handle,
+                  parent: op.parent,
+                  ...(op.tbf !== undefined && { tbf: op.tbf }),
+                },
+              ]
+            : [],
         );
         // The host veth without an ingress limit keeps its default noqueue root, dumped first.
         const got = decodeQdiscs(payloads(cap.dump), index, dev).filter((q) => q.kind !== "noqueue");
@@ -39,7 +49,9 @@ describe("decodeQdiscs against the kernel's dump after the reference's ADD", () 
 
   test("every case's dump has the qdiscs of its namespace and no other device's", () => {
     for (const cap of golden.cases) {
-      const all = Object.entries(cap.indexesAfter).flatMap(([dev, index]) => decodeQdiscs(payloads(cap.dump), index, dev));
+      const all = Object.entries(cap.indexesAfter).flatMap(([dev, index]) =>
+        decodeQdiscs(payloads(cap.dump), index, dev),
+      );
       expect(all).toHaveLength(cap.dump.length);
     }
   });

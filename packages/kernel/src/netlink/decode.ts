@@ -19,11 +19,28 @@ export interface RawLink {
 }
 
 /** The link attributes {@link decodeLinks} reads. */
-const LINK_ATTRS: ReadonlySet<number> = new Set([K.IFLA_ADDRESS, K.IFLA_IFNAME, K.IFLA_MTU, K.IFLA_LINK, K.IFLA_MASTER, K.IFLA_OPERSTATE, K.IFLA_LINKINFO, K.IFLA_LINK_NETNSID, K.IFLA_TXQLEN, K.IFLA_PROMISCUITY, K.IFLA_IFALIAS]);
+const LINK_ATTRS: ReadonlySet<number> = new Set([
+  K.IFLA_ADDRESS,
+  K.IFLA_IFNAME,
+  K.IFLA_MTU,
+  K.IFLA_LINK,
+  K.IFLA_MASTER,
+  K.IFLA_OPERSTATE,
+  K.IFLA_LINKINFO,
+  K.IFLA_LINK_NETNSID,
+  K.IFLA_TXQLEN,
+  K.IFLA_PROMISCUITY,
+  K.IFLA_IFALIAS,
+]);
 
 /** Splits an RTM_NEWLINK payload into its `ifinfomsg` and the attributes the decoders read. */
 export function rawLink(p: DataView): RawLink {
-  return { index: p.getInt32(4, true), type: p.getUint16(2, true), flags: p.getUint32(8, true), attrs: attrs(p, 16, LINK_ATTRS) };
+  return {
+    index: p.getInt32(4, true),
+    type: p.getUint16(2, true),
+    flags: p.getUint32(8, true),
+    attrs: attrs(p, 16, LINK_ATTRS),
+  };
 }
 
 const TUNNEL4 = new Set([K.ARPHRD_TUNNEL, K.ARPHRD_SIT, K.ARPHRD_IPGRE]);
@@ -89,7 +106,9 @@ export function decodeLink(r: RawLink, nameOf: (index: number) => string): LinkI
   const foreign = a.has(K.IFLA_LINK_NETNSID);
   if (kind === "veth" && peer !== undefined && peer !== 0 && foreign) link.peerIndex = peer;
   if (attrStr(info.get(K.IFLA_INFO_SLAVE_KIND)) === "bridge") {
-    const port = info.has(K.IFLA_INFO_SLAVE_DATA) ? attrs(info.get(K.IFLA_INFO_SLAVE_DATA)!) : new Map<number, DataView>();
+    const port = info.has(K.IFLA_INFO_SLAVE_DATA)
+      ? attrs(info.get(K.IFLA_INFO_SLAVE_DATA)!)
+      : new Map<number, DataView>();
     link.hairpin = flag(port.get(K.IFLA_BRPORT_MODE)) ?? false;
     link.isolated = flag(port.get(K.IFLA_BRPORT_ISOLATED)) ?? false;
   }
@@ -122,7 +141,12 @@ export function decodeAddrs(payloads: readonly DataView[], links: readonly RawLi
     if (local === undefined) continue;
     const index = p.getUint32(4, true);
     const flags = attrU(a.get(K.IFA_FLAGS)) ?? p.getUint8(2);
-    const addr: AddrInfo = { dev: "", cidr: `${ipText(attrBytes(local))}/${p.getUint8(1)}`, family: family === K.AF_INET ? 4 : 6, scope: scopeName(p.getUint8(3)) };
+    const addr: AddrInfo = {
+      dev: "",
+      cidr: `${ipText(attrBytes(local))}/${p.getUint8(1)}`,
+      family: family === K.AF_INET ? 4 : 6,
+      scope: scopeName(p.getUint8(3)),
+    };
     const brd = a.get(K.IFA_BROADCAST);
     if (brd !== undefined) addr.broadcast = ipText(attrBytes(brd));
     if ((flags & K.IFA_F_TENTATIVE) !== 0) addr.tentative = true;
@@ -143,7 +167,12 @@ export function decodeAddrs(payloads: readonly DataView[], links: readonly RawLi
  * Decodes RTM_GETROUTE replies of one family as `ip -json route show table main` lists
  * them; `nameOf` names an output interface by index (`if<N>` when there is none).
  */
-export function decodeRoutes(payloads: readonly DataView[], family: 4 | 6, nameOf: (index: number) => string, want: number = K.RT_TABLE_MAIN): RouteInfo[] {
+export function decodeRoutes(
+  payloads: readonly DataView[],
+  family: 4 | 6,
+  nameOf: (index: number) => string,
+  want: number = K.RT_TABLE_MAIN,
+): RouteInfo[] {
   const out: RouteInfo[] = [];
   for (const p of payloads) {
     if (p.getUint8(0) !== (family === 4 ? K.AF_INET : K.AF_INET6)) continue;
@@ -154,7 +183,14 @@ export function decodeRoutes(payloads: readonly DataView[], family: 4 | 6, nameO
     if (family === 6 && type === K.RTN_LOCAL) continue;
     const len = p.getUint8(1);
     const dstAttr = a.get(K.RTA_DST);
-    const dst = dstAttr !== undefined ? `${ipText(attrBytes(dstAttr))}/${len}` : len === 0 ? (family === 4 ? "0.0.0.0/0" : "::/0") : `${family === 4 ? "0.0.0.0" : "::"}/${len}`;
+    const dst =
+      dstAttr !== undefined
+        ? `${ipText(attrBytes(dstAttr))}/${len}`
+        : len === 0
+          ? family === 4
+            ? "0.0.0.0/0"
+            : "::/0"
+          : `${family === 4 ? "0.0.0.0" : "::"}/${len}`;
     const route: RouteInfo = { dst, family, scope: scopeName(p.getUint8(6)) };
     if (table !== K.RT_TABLE_MAIN) route.table = table;
     const src = a.get(K.RTA_PREFSRC);
@@ -172,10 +208,19 @@ export function decodeRoutes(payloads: readonly DataView[], family: 4 | 6, nameO
     const protocol = p.getUint8(5);
     route.protocol = K.PROTOCOL_NAMES[protocol] ?? String(protocol);
     // A multipath route (IPv6 ECMP) is one route per nexthop, as the iproute2 driver reads it.
-    const hops = a.has(K.RTA_MULTIPATH) ? nexthops(a.get(K.RTA_MULTIPATH)!) : [{ gw: a.get(K.RTA_GATEWAY), oif: attrU(a.get(K.RTA_OIF)) }];
+    const hops = a.has(K.RTA_MULTIPATH)
+      ? nexthops(a.get(K.RTA_MULTIPATH)!)
+      : [{ gw: a.get(K.RTA_GATEWAY), oif: attrU(a.get(K.RTA_OIF)) }];
     const { dst: d, family: f, scope, ...rest } = route;
     for (const hop of hops) {
-      const one: RouteInfo = { dst: d, family: f, scope, ...(hop.gw !== undefined ? { gw: ipText(attrBytes(hop.gw)) } : {}), ...(hop.oif !== undefined ? { dev: nameOf(hop.oif) } : {}), ...rest };
+      const one: RouteInfo = {
+        dst: d,
+        family: f,
+        scope,
+        ...(hop.gw !== undefined ? { gw: ipText(attrBytes(hop.gw)) } : {}),
+        ...(hop.oif !== undefined ? { dev: nameOf(hop.oif) } : {}),
+        ...rest,
+      };
       out.push(one);
     }
   }

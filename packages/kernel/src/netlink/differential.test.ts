@@ -24,12 +24,44 @@ const opt = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: undefined });
 const mac = fc.constantFrom("02:00:00:00:00:01", "02:00:00:00:00:02");
 
 const op: fc.Arbitrary<KernelOp> = fc.oneof(
-  fc.record({ op: fc.constant("veth.add" as const), ns, name, mtu: opt(fc.constantFrom(1400, 9000)), mac: opt(mac), peer: fc.record({ name, ns, mtu: opt(fc.constantFrom(1400)) }) }),
-  fc.record({ op: fc.constant("bridge.add" as const), ns, name: fc.constantFrom("br0", "eth0"), mtu: opt(fc.constantFrom(1450)) }),
-  fc.record({ op: fc.constant("link.set" as const), ns, name: anyLink, up: opt(fc.boolean()), mtu: opt(fc.constantFrom(1300, 70000)), mac: opt(mac), promisc: opt(fc.boolean()) }),
-  fc.record({ op: fc.constant("link.set" as const), ns, name: anyLink, master: fc.constantFrom("br0", "nope", null), up: opt(fc.boolean()) }),
+  fc.record({
+    op: fc.constant("veth.add" as const),
+    ns,
+    name,
+    mtu: opt(fc.constantFrom(1400, 9000)),
+    mac: opt(mac),
+    peer: fc.record({ name, ns, mtu: opt(fc.constantFrom(1400)) }),
+  }),
+  fc.record({
+    op: fc.constant("bridge.add" as const),
+    ns,
+    name: fc.constantFrom("br0", "eth0"),
+    mtu: opt(fc.constantFrom(1450)),
+  }),
+  fc.record({
+    op: fc.constant("link.set" as const),
+    ns,
+    name: anyLink,
+    up: opt(fc.boolean()),
+    mtu: opt(fc.constantFrom(1300, 70000)),
+    mac: opt(mac),
+    promisc: opt(fc.boolean()),
+  }),
+  fc.record({
+    op: fc.constant("link.set" as const),
+    ns,
+    name: anyLink,
+    master: fc.constantFrom("br0", "nope", null),
+    up: opt(fc.boolean()),
+  }),
   fc.record({ op: fc.constant("link.set" as const), ns, name: anyLink, newName: fc.constantFrom("eth0", "eth1") }),
-  fc.record({ op: fc.constant("bridge-port.set" as const), ns, name: anyLink, hairpin: opt(fc.boolean()), isolated: opt(fc.boolean()) }),
+  fc.record({
+    op: fc.constant("bridge-port.set" as const),
+    ns,
+    name: anyLink,
+    hairpin: opt(fc.boolean()),
+    isolated: opt(fc.boolean()),
+  }),
   fc.record({ op: fc.constant("link.del" as const), ns, name: anyLink }),
   fc.record({ op: fc.constant("link.move" as const), ns, name, to: ns }).filter((o) => o.ns !== o.to),
   fc
@@ -37,7 +69,14 @@ const op: fc.Arbitrary<KernelOp> = fc.oneof(
       op: fc.constantFrom("addr.add" as const, "addr.del" as const),
       ns,
       dev: anyLink,
-      cidr: fc.constantFrom("198.18.0.1/24", "198.18.0.2/24", "198.18.0.3/32", "127.0.0.2/8", "2001:db8::1/64", "2001:db8::2/64"),
+      cidr: fc.constantFrom(
+        "198.18.0.1/24",
+        "198.18.0.2/24",
+        "198.18.0.3/32",
+        "127.0.0.2/8",
+        "2001:db8::1/64",
+        "2001:db8::2/64",
+      ),
       noprefixroute: opt(fc.boolean()),
       scope: opt(fc.constantFrom("global" as const, "link" as const, "host" as const)),
       broadcast: opt(fc.constantFrom("198.18.0.255", "2001:db8::ff")),
@@ -60,7 +99,12 @@ const op: fc.Arbitrary<KernelOp> = fc.oneof(
     onlink: opt(fc.boolean()),
     prepend: opt(fc.boolean()),
   }),
-  fc.record({ op: fc.constant("sysctl.set" as const), ns, key: fc.constantFrom("net.ipv4.ip_forward", "net.ipv6.conf.eth0.accept_ra", "net.ipv4.conf.nope.forwarding"), value: fc.constantFrom("0", "1", "x") }),
+  fc.record({
+    op: fc.constant("sysctl.set" as const),
+    ns,
+    key: fc.constantFrom("net.ipv4.ip_forward", "net.ipv6.conf.eth0.accept_ra", "net.ipv4.conf.nope.forwarding"),
+    value: fc.constantFrom("0", "1", "x"),
+  }),
 );
 
 function place(batch: KernelBatch, ctr: string): KernelOp[] {
@@ -101,29 +145,42 @@ async function state(k: Kernel, ctr: string) {
 describe.skipIf(skip)("the netlink driver against the iproute2 driver", () => {
   test("random batches fail alike, with the same message, and leave the same state", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.array(op, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 3 }), async (batches) => {
-        const made = [createThrowawayNetns("kn"), createThrowawayNetns("kn", { loopbackUp: false }), createThrowawayNetns("kn"), createThrowawayNetns("kn", { loopbackUp: false })];
-        const [h1, c1, h2, c2] = made.map((m) => m.path) as [string, string, string, string];
-        try {
-          const ip = createLinuxKernel({ host: h1 });
-          const nl = createNetlinkKernel({ host: h2 });
-          for (const b of batches) {
-            const [want, got] = [await outcome(ip, place(b, c1), c1, h1), await outcome(nl, place(b, c2), c2, h2)];
-            // An argument error makes `ip` exit without naming its line; the iproute2 driver
-            // then guesses the first line quoting the argument, which may be an earlier op.
-            // Netlink knows the op: there only the kind and the reason must agree.
-            const guessed = /is wrong/.test(want);
-            const loose = (o: string) => o.replace(/ at op \d+: ip [^:]*:/, ":");
-            expect({ batch: b, outcome: guessed ? loose(got) : got }).toEqual({ batch: b, outcome: guessed ? loose(want) : want });
-            const ipState = JSON.stringify(await state(ip, c1)).replaceAll(c1, C);
-            expect(JSON.stringify(await state(nl, c2)).replaceAll(c2, C)).toBe(ipState);
-            // Each reads the other's namespaces alike too.
-            expect(JSON.stringify(await state(createNetlinkKernel({ host: h1 }), c1)).replaceAll(c1, C)).toBe(ipState);
+      fc.asyncProperty(
+        fc.array(fc.array(op, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 3 }),
+        async (batches) => {
+          const made = [
+            createThrowawayNetns("kn"),
+            createThrowawayNetns("kn", { loopbackUp: false }),
+            createThrowawayNetns("kn"),
+            createThrowawayNetns("kn", { loopbackUp: false }),
+          ];
+          const [h1, c1, h2, c2] = made.map((m) => m.path) as [string, string, string, string];
+          try {
+            const ip = createLinuxKernel({ host: h1 });
+            const nl = createNetlinkKernel({ host: h2 });
+            for (const b of batches) {
+              const [want, got] = [await outcome(ip, place(b, c1), c1, h1), await outcome(nl, place(b, c2), c2, h2)];
+              // An argument error makes `ip` exit without naming its line; the iproute2 driver
+              // then guesses the first line quoting the argument, which may be an earlier op.
+              // Netlink knows the op: there only the kind and the reason must agree.
+              const guessed = /is wrong/.test(want);
+              const loose = (o: string) => o.replace(/ at op \d+: ip [^:]*:/, ":");
+              expect({ batch: b, outcome: guessed ? loose(got) : got }).toEqual({
+                batch: b,
+                outcome: guessed ? loose(want) : want,
+              });
+              const ipState = JSON.stringify(await state(ip, c1)).replaceAll(c1, C);
+              expect(JSON.stringify(await state(nl, c2)).replaceAll(c2, C)).toBe(ipState);
+              // Each reads the other's namespaces alike too.
+              expect(JSON.stringify(await state(createNetlinkKernel({ host: h1 }), c1)).replaceAll(c1, C)).toBe(
+                ipState,
+              );
+            }
+          } finally {
+            made.forEach(deleteThrowawayNetns);
           }
-        } finally {
-          made.forEach(deleteThrowawayNetns);
-        }
-      }),
+        },
+      ),
       { numRuns: 30 },
     );
   }, 60_000);
@@ -134,14 +191,20 @@ describe.skipIf(skip)("the netlink driver against the iproute2 driver", () => {
       const ip = createLinuxKernel({ host: h.path });
       const batch: KernelOp[] = [];
       for (let i = 0; i < 12; i++) {
-        batch.push({ op: "veth.add", ns: HOST, name: `v${i}`, peer: { name: `p${i}`, ns: c.path } }, { op: "link.set", ns: HOST, name: `v${i}`, up: true });
+        batch.push(
+          { op: "veth.add", ns: HOST, name: `v${i}`, peer: { name: `p${i}`, ns: c.path } },
+          { op: "link.set", ns: HOST, name: `v${i}`, up: true },
+        );
         batch.push({ op: "route.add", ns: HOST, dst: `198.18.0.${i + 1}/32`, dev: `v${i}`, scope: "link" });
       }
       await ip.apply(batch);
       const nl = createNetlinkKernel({ host: h.path });
       expect(await nl.routes(HOST)).toEqual(await ip.routes(HOST));
       expect((await nl.routes(HOST, 4)).length).toBe(12);
-      await ip.apply([{ op: "link.del", ns: HOST, name: "v0" }, ...Array.from({ length: 10 }, (_, i): KernelOp => ({ op: "link.del", ns: HOST, name: `v${i + 2}` }))]);
+      await ip.apply([
+        { op: "link.del", ns: HOST, name: "v0" },
+        ...Array.from({ length: 10 }, (_, i): KernelOp => ({ op: "link.del", ns: HOST, name: `v${i + 2}` })),
+      ]);
       expect(await nl.routes(HOST)).toEqual(await ip.routes(HOST));
     } finally {
       deleteThrowawayNetns(h);
@@ -156,8 +219,14 @@ describe.skipIf(skip)("the netlink driver against the iproute2 driver", () => {
       const nl = createNetlinkKernel({ host: h.path });
       const batch: KernelOp[] = [];
       for (const [i, dev] of ["eth0", "eth1"].entries()) {
-        batch.push({ op: "veth.add", ns: HOST, name: dev, peer: { name: `p${i}`, ns: c.path } }, { op: "link.set", ns: HOST, name: dev, up: true });
-        batch.push({ op: "addr.add", ns: HOST, dev, cidr: `198.18.${i}.2/24` }, { op: "addr.add", ns: HOST, dev, cidr: `2001:db8:${i}::2/64`, nodad: true });
+        batch.push(
+          { op: "veth.add", ns: HOST, name: dev, peer: { name: `p${i}`, ns: c.path } },
+          { op: "link.set", ns: HOST, name: dev, up: true },
+        );
+        batch.push(
+          { op: "addr.add", ns: HOST, dev, cidr: `198.18.${i}.2/24` },
+          { op: "addr.add", ns: HOST, dev, cidr: `2001:db8:${i}::2/64`, nodad: true },
+        );
       }
       await ip.apply(batch);
       const ecmp = (k: typeof ip, i: number) =>
@@ -167,15 +236,24 @@ describe.skipIf(skip)("the netlink driver against the iproute2 driver", () => {
         ]);
       await ecmp(nl, 0);
       await ecmp(ip, 1);
-      const defaults = async (k: typeof ip) => (await k.routes(HOST)).filter((r) => r.dst.endsWith("/0")).map((r) => `${r.dst} ${r.gw} ${r.dev}`);
+      const defaults = async (k: typeof ip) =>
+        (await k.routes(HOST)).filter((r) => r.dst.endsWith("/0")).map((r) => `${r.dst} ${r.gw} ${r.dev}`);
       // IPv4: the newest route first (the one IPv4 uses); IPv6: the nexthops in the order added.
-      const both = ["0.0.0.0/0 198.18.1.1 eth1", "0.0.0.0/0 198.18.0.1 eth0", "::/0 2001:db8:0::1 eth0", "::/0 2001:db8:1::1 eth1"].map((r) => r.replace(":0::", "::"));
+      const both = [
+        "0.0.0.0/0 198.18.1.1 eth1",
+        "0.0.0.0/0 198.18.0.1 eth0",
+        "::/0 2001:db8:0::1 eth0",
+        "::/0 2001:db8:1::1 eth1",
+      ].map((r) => r.replace(":0::", "::"));
       expect(await defaults(nl)).toEqual(both);
       expect(await defaults(ip)).toEqual(both);
       // The same route again is a duplicate, through either driver.
       for (const k of [ip, nl]) await expect(ecmp(k, 1)).rejects.toMatchObject({ kind: "exists" });
       // Deleting one nexthop (dev and gateway) leaves the other.
-      await nl.apply([{ op: "route.del", ns: HOST, dst: "::/0", gw: "2001:db8::1", dev: "eth0" }, { op: "route.del", ns: HOST, dst: "0.0.0.0/0", gw: "198.18.0.1", dev: "eth0" }]);
+      await nl.apply([
+        { op: "route.del", ns: HOST, dst: "::/0", gw: "2001:db8::1", dev: "eth0" },
+        { op: "route.del", ns: HOST, dst: "0.0.0.0/0", gw: "198.18.0.1", dev: "eth0" },
+      ]);
       const left = ["0.0.0.0/0 198.18.1.1 eth1", "::/0 2001:db8:1::1 eth1"];
       expect(await defaults(ip)).toEqual(left);
       expect(await defaults(nl)).toEqual(left);

@@ -14,7 +14,16 @@ import { reason } from "../linux/errors.ts";
 import { failureKind } from "./classify.ts";
 import { isNetnsFile, requireNetns } from "../linux/runner.ts";
 import * as K from "./constants.ts";
-import { decodeAddrs, decodeLink, decodeLinks, decodeRoutes, linkedIndexes, nexthops, rawLink, type RawLink } from "./decode.ts";
+import {
+  decodeAddrs,
+  decodeLink,
+  decodeLinks,
+  decodeRoutes,
+  linkedIndexes,
+  nexthops,
+  rawLink,
+  type RawLink,
+} from "./decode.ts";
 import { encodeOp, Refused, type EncodeContext } from "./encode.ts";
 import { libc, type Libc } from "../libc.ts";
 import { homeFd, openNetns, readSysctlFile, within, writeSysctlFile } from "../netns.ts";
@@ -47,7 +56,10 @@ function failureText(e: Refused | NetlinkError): string {
 /** A failure of ours or the kernel's, as opposed to a bug. */
 const isFailure = (e: unknown): e is Refused | NetlinkError => e instanceof Refused || e instanceof NetlinkError;
 
-const linkDump = () => new MessageBuilder(K.RTM_GETLINK, K.NLM_F_REQUEST | K.NLM_F_DUMP).fixed(16, () => {}).u32(K.IFLA_EXT_MASK, K.RTEXT_FILTER_SKIP_STATS);
+const linkDump = () =>
+  new MessageBuilder(K.RTM_GETLINK, K.NLM_F_REQUEST | K.NLM_F_DUMP)
+    .fixed(16, () => {})
+    .u32(K.IFLA_EXT_MASK, K.RTEXT_FILTER_SKIP_STATS);
 
 /** Sockets (and namespace fds) of one call, closed together when it ends. */
 class Session {
@@ -86,7 +98,9 @@ class Session {
 
   /** One link by name or index, or undefined when there is none. */
   link(ns: Netns, key: string | number): RawLink | undefined {
-    const m = new MessageBuilder(K.RTM_GETLINK, K.NLM_F_REQUEST | K.NLM_F_ACK).fixed(16, (v, at) => v.setInt32(at + 4, typeof key === "number" ? key : 0, true));
+    const m = new MessageBuilder(K.RTM_GETLINK, K.NLM_F_REQUEST | K.NLM_F_ACK).fixed(16, (v, at) =>
+      v.setInt32(at + 4, typeof key === "number" ? key : 0, true),
+    );
     if (typeof key === "string") m.str(K.IFLA_IFNAME, key);
     m.u32(K.IFLA_EXT_MASK, K.RTEXT_FILTER_SKIP_STATS);
     try {
@@ -128,7 +142,8 @@ function deviceNamer(s: Session, ns: Netns, routes: readonly DataView[]): (index
 
 /** `tap.add` through /dev/net/tun; a link of that name already there is "exists" (TUNSETIFF would attach to a tap). */
 function applyTapAdd(s: Session, c: Libc, ns: string | undefined, op: TapAdd, index: number): void {
-  if (s.link(op.ns, op.name) !== undefined) throw new KernelError("exists", `ip tuntap add dev ${op.name}: File exists`, index);
+  if (s.link(op.ns, op.name) !== undefined)
+    throw new KernelError("exists", `ip tuntap add dev ${op.name}: File exists`, index);
   try {
     createTap(c, ns, op);
   } catch (e) {
@@ -168,8 +183,10 @@ export function createNetlinkKernel(opts: NetlinkKernelOptions = {}): Kernel {
     const ns = where(op.ns);
     const other = otherNs(op);
     // A namespace named by an op must exist: stop there, after the ops before it.
-    if (other !== undefined && other !== HOST && !isNetnsFile(other)) throw new KernelError("netns-gone", `netns "${other}" does not exist`, index);
-    if (ns !== undefined && !isNetnsFile(ns)) throw new KernelError("netns-gone", `netns "${ns}" does not exist`, index);
+    if (other !== undefined && other !== HOST && !isNetnsFile(other))
+      throw new KernelError("netns-gone", `netns "${other}" does not exist`, index);
+    if (ns !== undefined && !isNetnsFile(ns))
+      throw new KernelError("netns-gone", `netns "${ns}" does not exist`, index);
     if (op.op === "sysctl.set") {
       try {
         writeSysctlFile(c, ns, sysctlPath(op.key), op.value);
@@ -237,7 +254,9 @@ export function createNetlinkKernel(opts: NetlinkKernelOptions = {}): Kernel {
         // show dev X` asks), not a dump of every address, which grows with the host's veths.
         const socket = s.socket(ns);
         const byIndex = one !== undefined && socket.strict() ? one.index : 0;
-        const dump = new MessageBuilder(K.RTM_GETADDR, K.NLM_F_REQUEST | K.NLM_F_DUMP).fixed(8, (v, at) => v.setUint32(at + 4, byIndex, true));
+        const dump = new MessageBuilder(K.RTM_GETADDR, K.NLM_F_REQUEST | K.NLM_F_DUMP).fixed(8, (v, at) =>
+          v.setUint32(at + 4, byIndex, true),
+        );
         const all = decodeAddrs(socket.request(dump, K.RTM_NEWADDR), links);
         return dev === undefined ? all : all.filter((a) => a.dev === dev);
       }),
@@ -245,18 +264,25 @@ export function createNetlinkKernel(opts: NetlinkKernelOptions = {}): Kernel {
       read(ns, `route show table ${table ?? "main"}`, (s) => {
         const families: (4 | 6)[] = family === undefined ? [4, 6] : [family];
         const dumps = families.map((f) => {
-          const dump = new MessageBuilder(K.RTM_GETROUTE, K.NLM_F_REQUEST | K.NLM_F_DUMP).fixed(12, (v, at) => v.setUint8(at, f === 4 ? K.AF_INET : K.AF_INET6));
+          const dump = new MessageBuilder(K.RTM_GETROUTE, K.NLM_F_REQUEST | K.NLM_F_DUMP).fixed(12, (v, at) =>
+            v.setUint8(at, f === 4 ? K.AF_INET : K.AF_INET6),
+          );
           return s.socket(ns).request(dump, K.RTM_NEWROUTE);
         });
         const nameOf = deviceNamer(s, ns, dumps.flat());
         return families.flatMap((f, i) => decodeRoutes(dumps[i] ?? [], f, nameOf, table));
       }),
     rules: (ns: Netns, family?: 4 | 6): Promise<RuleInfo[]> =>
-      read(ns, "rule show", (s) => (family === undefined ? [4, 6] as const : [family]).flatMap((f) => decodeRules(s.socket(ns).request(ruleDump(f), 32), f))),
+      read(ns, "rule show", (s) =>
+        (family === undefined ? ([4, 6] as const) : [family]).flatMap((f) =>
+          decodeRules(s.socket(ns).request(ruleDump(f), 32), f),
+        ),
+      ),
     async sysctl(ns: Netns, key: string): Promise<string | undefined> {
       if (!isSysctlKey(key)) throw new KernelError("invalid", `invalid sysctl key "${key}"`);
       return readSysctlFile(await libc(), where(ns), sysctlPath(key))?.replace(/\n$/, "");
     },
-    qdiscs: (ns: Netns, dev: string) => read(ns, `qdisc show dev ${dev}`, (s) => readQdiscs(s.socket(ns), s.link(ns, dev)?.index, dev)),
+    qdiscs: (ns: Netns, dev: string) =>
+      read(ns, `qdisc show dev ${dev}`, (s) => readQdiscs(s.socket(ns), s.link(ns, dev)?.index, dev)),
   };
 }

@@ -28,11 +28,32 @@ function request(flags: number, change: number, attrs: { type: number; value: st
 const IFF_PROMISC = 0x100;
 const IFF_ALLMULTI = 0x200;
 const CASES: { op: LinkSet; line: string; iproute2: Uint8Array }[] = [
-  { op: { op: "link.set", ns: "host", name: "veth0", allmulti: true }, line: "link set dev veth0 allmulticast on", iproute2: request(IFF_ALLMULTI, 0x200, []) },
-  { op: { op: "link.set", ns: "host", name: "veth0", allmulti: false }, line: "link set dev veth0 allmulticast off", iproute2: request(0, 0x200, []) },
-  { op: { op: "link.set", ns: "host", name: "veth0", txQLen: 500 }, line: "link set dev veth0 txqueuelen 500", iproute2: request(0, 0, [{ type: 13, value: le32(500) }]) },
   {
-    op: { op: "link.set", ns: "host", name: "veth0", mtu: 1400, mac: "02:00:00:00:00:bb", promisc: true, allmulti: true, txQLen: 2000 },
+    op: { op: "link.set", ns: "host", name: "veth0", allmulti: true },
+    line: "link set dev veth0 allmulticast on",
+    iproute2: request(IFF_ALLMULTI, 0x200, []),
+  },
+  {
+    op: { op: "link.set", ns: "host", name: "veth0", allmulti: false },
+    line: "link set dev veth0 allmulticast off",
+    iproute2: request(0, 0x200, []),
+  },
+  {
+    op: { op: "link.set", ns: "host", name: "veth0", txQLen: 500 },
+    line: "link set dev veth0 txqueuelen 500",
+    iproute2: request(0, 0, [{ type: 13, value: le32(500) }]),
+  },
+  {
+    op: {
+      op: "link.set",
+      ns: "host",
+      name: "veth0",
+      mtu: 1400,
+      mac: "02:00:00:00:00:bb",
+      promisc: true,
+      allmulti: true,
+      txQLen: 2000,
+    },
     line: "link set dev veth0 mtu 1400 address 02:00:00:00:00:bb promisc on allmulticast on txqueuelen 2000",
     iproute2: request(IFF_PROMISC | IFF_ALLMULTI, 0x300, [
       { type: 4, value: le32(1400) },

@@ -13,8 +13,17 @@ import { encodeOp } from "./encode.ts";
 import { canonical } from "./fixtures/canonical.ts";
 import { RULE_SEQUENCE } from "./fixtures/rule-sequence.ts";
 
-type Case = { op: Exclude<KernelOp, { op: "sysctl.set" }>; line: string; indexes: Record<string, number>; request: string; answer: string };
-const golden = JSON.parse(readFileSync(new URL("./fixtures/rule-requests.json", import.meta.url), "utf8")) as { iproute2: string; cases: Case[] };
+type Case = {
+  op: Exclude<KernelOp, { op: "sysctl.set" }>;
+  line: string;
+  indexes: Record<string, number>;
+  request: string;
+  answer: string;
+};
+const golden = JSON.parse(readFileSync(new URL("./fixtures/rule-requests.json", import.meta.url), "utf8")) as {
+  iproute2: string;
+  cases: Case[];
+};
 
 /** The links of the capture's namespace at the time of the case, by name. */
 const linksOf = (c: Case) => ({

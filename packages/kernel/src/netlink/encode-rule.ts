@@ -16,7 +16,8 @@ const REQ = K.NLM_F_REQUEST | K.NLM_F_ACK;
 
 function prefix(text: string, family: 4 | 6) {
   const c = cidrBytes(text);
-  if (c === undefined || c.family !== family) throw new Refused(`Error: ${family === 4 ? "inet" : "inet6"} prefix is expected rather than "${text}".`);
+  if (c === undefined || c.family !== family)
+    throw new Refused(`Error: ${family === 4 ? "inet" : "inet6"} prefix is expected rather than "${text}".`);
   return c;
 }
 
@@ -27,7 +28,10 @@ export function encodeRule(op: RuleOp): MessageBuilder {
   const from = op.from === undefined ? undefined : prefix(op.from, family);
   const to = op.to === undefined ? undefined : prefix(op.to, family);
   const table = op.table ?? 0;
-  const m = new MessageBuilder(add ? R.RTM_NEWRULE : R.RTM_DELRULE, add ? REQ | K.NLM_F_CREATE | K.NLM_F_EXCL : REQ).fixed(R.FIB_RULE_HDR_LEN, (v, at) => {
+  const m = new MessageBuilder(
+    add ? R.RTM_NEWRULE : R.RTM_DELRULE,
+    add ? REQ | K.NLM_F_CREATE | K.NLM_F_EXCL : REQ,
+  ).fixed(R.FIB_RULE_HDR_LEN, (v, at) => {
     v.setUint8(at, family === 4 ? K.AF_INET : K.AF_INET6);
     v.setUint8(at + 1, to?.prefix ?? 0);
     v.setUint8(at + 2, from?.prefix ?? 0);
@@ -48,5 +52,11 @@ export function encodeRule(op: RuleOp): MessageBuilder {
 export function encodeVrf(op: VrfAdd): MessageBuilder {
   const m = new MessageBuilder(K.RTM_NEWLINK, REQ | K.NLM_F_CREATE | K.NLM_F_EXCL).fixed(16, () => {});
   m.str(K.IFLA_IFNAME, op.name);
-  return m.nest(K.IFLA_LINKINFO).str(K.IFLA_INFO_KIND, "vrf").nest(K.IFLA_INFO_DATA).u32(R.IFLA_VRF_TABLE, op.table).end().end();
+  return m
+    .nest(K.IFLA_LINKINFO)
+    .str(K.IFLA_INFO_KIND, "vrf")
+    .nest(K.IFLA_INFO_DATA)
+    .u32(R.IFLA_VRF_TABLE, op.table)
+    .end()
+    .end();
 }

@@ -13,8 +13,18 @@ import { encodeOp, Refused } from "./encode.ts";
 import { canonical } from "./fixtures/canonical.ts";
 import { SUBLINK_SEQUENCE, TARGET } from "./fixtures/sequence-sublinks.ts";
 
-type Case = { op: Exclude<KernelOp, { op: "sysctl.set" }>; line: string; indexes: Record<string, number>; nsFd?: number; request: string; answer: string };
-const golden = JSON.parse(readFileSync(new URL("./fixtures/iproute2-sublinks.json", import.meta.url), "utf8")) as { iproute2: string; cases: Case[] };
+type Case = {
+  op: Exclude<KernelOp, { op: "sysctl.set" }>;
+  line: string;
+  indexes: Record<string, number>;
+  nsFd?: number;
+  request: string;
+  answer: string;
+};
+const golden = JSON.parse(readFileSync(new URL("./fixtures/iproute2-sublinks.json", import.meta.url), "utf8")) as {
+  iproute2: string;
+  cases: Case[];
+};
 
 function encoded(c: Case): Uint8Array {
   return encodeOp(c.op, {

@@ -15,7 +15,13 @@ import { MessageBuilder } from "./wire.ts";
 /** `IFLA_MACVLAN_MODE` and the `MACVLAN_MODE_*` values. */
 const IFLA_MACVLAN_MODE = 1;
 const IFLA_MACVLAN_BC_QUEUE_LEN = 7;
-const MACVLAN_MODES: Readonly<Record<MacvlanAdd["mode"], number>> = { private: 1, vepa: 2, bridge: 4, passthru: 8, source: 16 };
+const MACVLAN_MODES: Readonly<Record<MacvlanAdd["mode"], number>> = {
+  private: 1,
+  vepa: 2,
+  bridge: 4,
+  passthru: 8,
+  source: 16,
+};
 /** `IFLA_IPVLAN_MODE`, `IFLA_IPVLAN_FLAGS` and their values. */
 const IFLA_IPVLAN_MODE = 1;
 const IFLA_IPVLAN_FLAGS = 2;
@@ -32,7 +38,17 @@ function newName(name: string): string {
 }
 
 /** The head every kind shares: ifinfomsg, the lower device, name, MTU, MAC and target namespace. */
-function head(op: { ns: string; name: string; parent?: string; mtu?: number | undefined; mac?: string | undefined; into?: string | undefined }, ctx: EncodeContext): MessageBuilder {
+function head(
+  op: {
+    ns: string;
+    name: string;
+    parent?: string;
+    mtu?: number | undefined;
+    mac?: string | undefined;
+    into?: string | undefined;
+  },
+  ctx: EncodeContext,
+): MessageBuilder {
   // `ip` resolves `link DEV` while it parses, before it sends anything.
   const parent = op.parent === undefined ? undefined : ctx.index(op.parent);
   const m = new MessageBuilder(K.RTM_NEWLINK, CREATE).fixed(16, () => {});
@@ -50,30 +66,53 @@ function head(op: { ns: string; name: string; parent?: string; mtu?: number | un
 
 /** `ip link add NAME link PARENT ... type macvlan mode MODE [bcqueuelen N]`. */
 export function encodeMacvlan(op: MacvlanAdd, ctx: EncodeContext): MessageBuilder {
-  const m = head(op, ctx).nest(K.IFLA_LINKINFO).str(K.IFLA_INFO_KIND, "macvlan").nest(K.IFLA_INFO_DATA).u32(IFLA_MACVLAN_MODE, MACVLAN_MODES[op.mode]);
+  const m = head(op, ctx)
+    .nest(K.IFLA_LINKINFO)
+    .str(K.IFLA_INFO_KIND, "macvlan")
+    .nest(K.IFLA_INFO_DATA)
+    .u32(IFLA_MACVLAN_MODE, MACVLAN_MODES[op.mode]);
   if (op.bcqueuelen !== undefined) m.u32(IFLA_MACVLAN_BC_QUEUE_LEN, op.bcqueuelen);
   return m.end().end();
 }
 
 /** `ip link add NAME link PARENT ... type ipvlan mode MODE [FLAG]`. */
 export function encodeIpvlan(op: IpvlanAdd, ctx: EncodeContext): MessageBuilder {
-  const m = head(op, ctx).nest(K.IFLA_LINKINFO).str(K.IFLA_INFO_KIND, "ipvlan").nest(K.IFLA_INFO_DATA).u16(IFLA_IPVLAN_MODE, IPVLAN_MODES[op.mode]);
+  const m = head(op, ctx)
+    .nest(K.IFLA_LINKINFO)
+    .str(K.IFLA_INFO_KIND, "ipvlan")
+    .nest(K.IFLA_INFO_DATA)
+    .u16(IFLA_IPVLAN_MODE, IPVLAN_MODES[op.mode]);
   // iproute2 sends the flags always, `bridge` (0) unless told; so does the reference's netlink library.
-  return m.u16(IFLA_IPVLAN_FLAGS, IPVLAN_FLAGS[op.flag ?? "bridge"]).end().end();
+  return m
+    .u16(IFLA_IPVLAN_FLAGS, IPVLAN_FLAGS[op.flag ?? "bridge"])
+    .end()
+    .end();
 }
 
 /** `ip link add NAME ... type dummy`. */
 export function encodeDummy(op: DummyAdd, ctx: EncodeContext): MessageBuilder {
-  return head({ ...op, into: undefined }, ctx).nest(K.IFLA_LINKINFO).str(K.IFLA_INFO_KIND, "dummy").end();
+  return head({ ...op, into: undefined }, ctx)
+    .nest(K.IFLA_LINKINFO)
+    .str(K.IFLA_INFO_KIND, "dummy")
+    .end();
 }
 
 /** `ip link add NAME link PARENT [mtu M] [netns NS] type vlan id N`. */
 export function encodeVlanInto(op: VlanAdd, ctx: EncodeContext): MessageBuilder {
-  return head(op, ctx).nest(K.IFLA_LINKINFO).str(K.IFLA_INFO_KIND, "vlan").nest(K.IFLA_INFO_DATA).u16(K.IFLA_VLAN_ID, op.id).end().end();
+  return head(op, ctx)
+    .nest(K.IFLA_LINKINFO)
+    .str(K.IFLA_INFO_KIND, "vlan")
+    .nest(K.IFLA_INFO_DATA)
+    .u16(K.IFLA_VLAN_ID, op.id)
+    .end()
+    .end();
 }
 
 /** The mode and flag names of a macvlan or ipvlan link's IFLA_INFO_DATA, for the decoder. */
-export function sublinkModes(kind: string, data: Map<number, DataView>): { macvlanMode?: string; ipvlanMode?: string; ipvlanFlag?: string } {
+export function sublinkModes(
+  kind: string,
+  data: Map<number, DataView>,
+): { macvlanMode?: string; ipvlanMode?: string; ipvlanFlag?: string } {
   const u = (t: number, bytes: 2 | 4): number | undefined => {
     const v = data.get(t);
     if (v === undefined || v.byteLength < bytes) return undefined;

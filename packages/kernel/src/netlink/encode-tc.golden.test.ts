@@ -24,7 +24,9 @@ type Captured = {
   lines: { line: string; requests: string[] }[];
   linesState: string;
 };
-const golden = JSON.parse(readFileSync(new URL("./fixtures/reference-tc.json", import.meta.url), "utf8")) as { cases: Captured[] };
+const golden = JSON.parse(readFileSync(new URL("./fixtures/reference-tc.json", import.meta.url), "utf8")) as {
+  cases: Captured[];
+};
 
 function encoded(op: KernelOp, indexes: Record<string, number>): string {
   if (op.op === "sysctl.set") throw new Error("not a netlink op");
@@ -49,7 +51,11 @@ function encoded(op: KernelOp, indexes: Record<string, number>): string {
  */
 const DIFFERENCES: [string, RegExp, string][] = [
   ["ingress and egress", /\(Egress Redirect to device (\S+)\) pass/g, "(Egress Redirect to device $1) stolen"],
-  ["egress above 2^32 bytes per second", /\(Egress Redirect to device (\S+)\) pass/g, "(Egress Redirect to device $1) stolen"],
+  [
+    "egress above 2^32 bytes per second",
+    /\(Egress Redirect to device (\S+)\) pass/g,
+    "(Egress Redirect to device $1) stolen",
+  ],
   ["egress above 2^32 bytes per second", /burst 1000000b/, "burst 995000b"],
 ];
 
@@ -67,7 +73,12 @@ describe("traffic-control requests against the reference bandwidth plugin's", ()
       expect(c.del.map((op) => encoded(op, cap.indexesAfter))).toEqual(cap.del);
     });
     test(`the lines cni plan prints for "${c.name}" are the ones the capture ran`, () => {
-      expect(c.add.map((op) => { const r = renderOp(op, "/proc/1/ns/net"); return `${r.tool} ${r.line}`; })).toEqual(cap.lines.map((l) => l.line));
+      expect(
+        c.add.map((op) => {
+          const r = renderOp(op, "/proc/1/ns/net");
+          return `${r.tool} ${r.line}`;
+        }),
+      ).toEqual(cap.lines.map((l) => l.line));
     });
     test(`the printed lines for "${c.name}" leave the reference's qdiscs and filter`, () => {
       let want = cap.state;
@@ -89,10 +100,19 @@ describe("traffic-control requests against the reference bandwidth plugin's", ()
       const parms = opts?.get(1);
       // The rate as the kernel takes it: TCA_TBF_RATE64 when given (tc caps the 32-bit field, the reference keeps its low bits).
       // Message type and flags; tcmsg handle, parent and info (a filter's priority and protocol); kind.
-      const head = [type, v.getUint16(6, true), ...[24, 28, 32].map((at) => v.getUint32(at, true).toString(16)), attrStr(a.get(1))];
+      const head = [
+        type,
+        v.getUint16(6, true),
+        ...[24, 28, 32].map((at) => v.getUint32(at, true).toString(16)),
+        attrStr(a.get(1)),
+      ];
       if (attrStr(a.get(1)) !== "tbf" || parms === undefined) return head;
       const rate64 = opts?.get(4);
-      return [...head, rate64 !== undefined ? Number(rate64.getBigUint64(0, true)) : parms.getUint32(8, true), parms.getUint32(24, true)];
+      return [
+        ...head,
+        rate64 !== undefined ? Number(rate64.getBigUint64(0, true)) : parms.getUint32(8, true),
+        parms.getUint32(24, true),
+      ];
     };
     for (const [i, c] of TC_CASES.entries()) {
       const cap = golden.cases[i] as Captured;

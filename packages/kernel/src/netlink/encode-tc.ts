@@ -78,7 +78,13 @@ function matchAll(): Uint8Array {
 function filterAdd(op: FilterAdd, ctx: EncodeContext): MessageBuilder {
   // tcm_info: priority in the upper 16 bits, the protocol in network byte order below.
   const proto = ((op.protocol & 0xff) << 8) | ((op.protocol >> 8) & 0xff);
-  const m = tcmsg(new MessageBuilder(T.RTM_NEWTFILTER, CREATE), ctx.index(op.dev), 0, op.parent, ((op.priority & 0xffff) << 16) | proto);
+  const m = tcmsg(
+    new MessageBuilder(T.RTM_NEWTFILTER, CREATE),
+    ctx.index(op.dev),
+    0,
+    op.parent,
+    ((op.priority & 0xffff) << 16) | proto,
+  );
   m.str(T.TCA_KIND, op.kind).nest(T.TCA_OPTIONS);
   m.bytes(T.TCA_U32_SEL, matchAll()).u32(T.TCA_U32_CLASSID, op.classId).nest(T.TCA_U32_ACT);
   op.actions.forEach((a, i) => {
@@ -87,7 +93,12 @@ function filterAdd(op: FilterAdd, ctx: EncodeContext): MessageBuilder {
     v.setInt32(8, a.verdict === "stolen" ? T.TC_ACT_STOLEN : T.TC_ACT_OK, true);
     v.setInt32(20, T.TCA_EGRESS_REDIR, true);
     v.setUint32(24, ctx.index(a.dev), true);
-    m.nest(i + 1).str(T.TCA_ACT_KIND, a.kind).nest(T.TCA_ACT_OPTIONS).bytes(T.TCA_MIRRED_PARMS, parms).end().end();
+    m.nest(i + 1)
+      .str(T.TCA_ACT_KIND, a.kind)
+      .nest(T.TCA_ACT_OPTIONS)
+      .bytes(T.TCA_MIRRED_PARMS, parms)
+      .end()
+      .end();
   });
   return m.end().end();
 }

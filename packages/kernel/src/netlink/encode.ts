@@ -71,7 +71,11 @@ function linkAttrs(m: MessageBuilder, a: { mtu?: number | undefined; mac?: strin
   if (a.mac !== undefined) m.bytes(K.IFLA_ADDRESS, mac(a.mac));
 }
 
-const SCOPES: Readonly<Record<string, number>> = { global: K.RT_SCOPE_UNIVERSE, link: K.RT_SCOPE_LINK, host: K.RT_SCOPE_HOST };
+const SCOPES: Readonly<Record<string, number>> = {
+  global: K.RT_SCOPE_UNIVERSE,
+  link: K.RT_SCOPE_LINK,
+  host: K.RT_SCOPE_HOST,
+};
 
 function prefix(text: string) {
   const c = cidrBytes(text);
@@ -81,7 +85,8 @@ function prefix(text: string) {
 
 function address(text: string, family: 4 | 6) {
   const ip = ipBytes(text);
-  if (ip === undefined || ip.family !== family) throw new Refused(`Error: ${family === 4 ? "inet" : "inet6"} address is expected rather than "${text}".`);
+  if (ip === undefined || ip.family !== family)
+    throw new Refused(`Error: ${family === 4 ? "inet" : "inet6"} address is expected rather than "${text}".`);
   return ip.bytes;
 }
 
@@ -105,7 +110,13 @@ function route(op: RouteOp, ctx: EncodeContext): MessageBuilder {
   const gw = op.gw === undefined ? undefined : address(op.gw, dst.family);
   const src = op.src === undefined ? undefined : address(op.src, dst.family);
   const oif = op.dev === undefined ? undefined : ctx.index(op.dev);
-  const flags = !add ? REQ : op.prepend === true ? PREPEND : op.replace === true ? REQ | K.NLM_F_CREATE | NLM_F_REPLACE : CREATE;
+  const flags = !add
+    ? REQ
+    : op.prepend === true
+      ? PREPEND
+      : op.replace === true
+        ? REQ | K.NLM_F_CREATE | NLM_F_REPLACE
+        : CREATE;
   const protocol = op.protocol === "kernel" ? 2 : op.protocol === "static" ? 4 : K.RTPROT_BOOT;
   const m = new MessageBuilder(add ? K.RTM_NEWROUTE : K.RTM_DELROUTE, flags).fixed(12, (v, at) => {
     v.setUint8(at, af);
@@ -135,7 +146,10 @@ function route(op: RouteOp, ctx: EncodeContext): MessageBuilder {
 export function encodeOp(op: Exclude<KernelOp, { op: "sysctl.set" }>, ctx: EncodeContext): MessageBuilder {
   switch (op.op) {
     case "veth.add": {
-      const m = ifinfo(new MessageBuilder(K.RTM_NEWLINK, CREATE), K.AF_UNSPEC, 0).str(K.IFLA_IFNAME, newName(op.name, "name"));
+      const m = ifinfo(new MessageBuilder(K.RTM_NEWLINK, CREATE), K.AF_UNSPEC, 0).str(
+        K.IFLA_IFNAME,
+        newName(op.name, "name"),
+      );
       linkAttrs(m, op);
       m.nest(K.IFLA_LINKINFO).str(K.IFLA_INFO_KIND, "veth").nest(K.IFLA_INFO_DATA).nest(K.VETH_INFO_PEER);
       ifinfo(m, K.AF_UNSPEC, 0).str(K.IFLA_IFNAME, newName(op.peer.name, "name"));
@@ -144,7 +158,10 @@ export function encodeOp(op: Exclude<KernelOp, { op: "sysctl.set" }>, ctx: Encod
       return m.end().end().end();
     }
     case "bridge.add": {
-      const m = ifinfo(new MessageBuilder(K.RTM_NEWLINK, CREATE), K.AF_UNSPEC, 0).str(K.IFLA_IFNAME, newName(op.name, "name"));
+      const m = ifinfo(new MessageBuilder(K.RTM_NEWLINK, CREATE), K.AF_UNSPEC, 0).str(
+        K.IFLA_IFNAME,
+        newName(op.name, "name"),
+      );
       linkAttrs(m, op);
       m.nest(K.IFLA_LINKINFO).str(K.IFLA_INFO_KIND, "bridge");
       if (op.vlanFiltering !== undefined || op.defaultPvid !== undefined) {
@@ -158,8 +175,16 @@ export function encodeOp(op: Exclude<KernelOp, { op: "sysctl.set" }>, ctx: Encod
     case "vlan.add": {
       if (op.mtu !== undefined || op.into !== undefined) return encodeVlanInto(op, ctx);
       const name = newName(op.name, "name");
-      const m = ifinfo(new MessageBuilder(K.RTM_NEWLINK, CREATE), K.AF_UNSPEC, 0).u32(K.IFLA_LINK, ctx.index(op.parent)).str(K.IFLA_IFNAME, name);
-      return m.nest(K.IFLA_LINKINFO).str(K.IFLA_INFO_KIND, "vlan").nest(K.IFLA_INFO_DATA).u16(K.IFLA_VLAN_ID, op.id).end().end();
+      const m = ifinfo(new MessageBuilder(K.RTM_NEWLINK, CREATE), K.AF_UNSPEC, 0)
+        .u32(K.IFLA_LINK, ctx.index(op.parent))
+        .str(K.IFLA_IFNAME, name);
+      return m
+        .nest(K.IFLA_LINKINFO)
+        .str(K.IFLA_INFO_KIND, "vlan")
+        .nest(K.IFLA_INFO_DATA)
+        .u16(K.IFLA_VLAN_ID, op.id)
+        .end()
+        .end();
     }
     case "tap.add":
       // No rtnetlink request makes a tap: the driver uses /dev/net/tun (tuntap.ts).
@@ -212,17 +237,25 @@ export function encodeOp(op: Exclude<KernelOp, { op: "sysctl.set" }>, ctx: Encod
         if (e instanceof Refused) throw new Refused(`Cannot find bridge device "${op.dev}"`, "not-found");
         throw e;
       }
-      const m = ifinfo(new MessageBuilder(op.op === "bridge-vlan.add" ? K.RTM_SETLINK : K.RTM_DELLINK, REQ), K.AF_BRIDGE, index);
+      const m = ifinfo(
+        new MessageBuilder(op.op === "bridge-vlan.add" ? K.RTM_SETLINK : K.RTM_DELLINK, REQ),
+        K.AF_BRIDGE,
+        index,
+      );
       m.nest(K.IFLA_AF_SPEC);
       if (op.self === true) m.u16(K.IFLA_BRIDGE_FLAGS, K.BRIDGE_FLAGS_SELF);
-      const flags = (op.pvid === true ? K.BRIDGE_VLAN_INFO_PVID : 0) | (op.untagged === true ? K.BRIDGE_VLAN_INFO_UNTAGGED : 0);
+      const flags =
+        (op.pvid === true ? K.BRIDGE_VLAN_INFO_PVID : 0) | (op.untagged === true ? K.BRIDGE_VLAN_INFO_UNTAGGED : 0);
       const info = new Uint8Array(4);
       new DataView(info.buffer).setUint16(0, flags, true);
       new DataView(info.buffer).setUint16(2, op.vid, true);
       return m.bytes(K.IFLA_BRIDGE_VLAN_INFO, info).end();
     }
     case "link.move":
-      return ifinfo(new MessageBuilder(K.RTM_NEWLINK, REQ), K.AF_UNSPEC, ctx.index(op.name)).u32(K.IFLA_NET_NS_FD, ctx.nsFd(op.to));
+      return ifinfo(new MessageBuilder(K.RTM_NEWLINK, REQ), K.AF_UNSPEC, ctx.index(op.name)).u32(
+        K.IFLA_NET_NS_FD,
+        ctx.nsFd(op.to),
+      );
     case "link.del":
       return ifinfo(new MessageBuilder(K.RTM_DELLINK, REQ), K.AF_UNSPEC, ctx.index(op.name));
     case "addr.add":
@@ -236,7 +269,12 @@ export function encodeOp(op: Exclude<KernelOp, { op: "sysctl.set" }>, ctx: Encod
       if (add && op.nodad === true) flags |= K.IFA_F_NODAD;
       if (add && op.noprefixroute === true) flags |= K.IFA_F_NOPREFIXROUTE;
       // iproute2's default_scope: host for 127/8, else global; a delete leaves it 0.
-      const scope = op.scope !== undefined ? (SCOPES[op.scope] ?? 0) : add && c.family === 4 && c.bytes[0] === 127 ? K.RT_SCOPE_HOST : 0;
+      const scope =
+        op.scope !== undefined
+          ? (SCOPES[op.scope] ?? 0)
+          : add && c.family === 4 && c.bytes[0] === 127
+            ? K.RT_SCOPE_HOST
+            : 0;
       const m = new MessageBuilder(add ? K.RTM_NEWADDR : K.RTM_DELADDR, add ? CREATE : REQ).fixed(8, (v, at) => {
         v.setUint8(at, c.family === 4 ? K.AF_INET : K.AF_INET6);
         v.setUint8(at + 1, c.prefix);
@@ -275,7 +313,8 @@ function masterIndex(name: string, ctx: EncodeContext): number {
   try {
     return ctx.index(name);
   } catch (e) {
-    if (e instanceof Refused) throw new Refused(`Error: argument "${name}" is wrong: Device does not exist`, "not-found");
+    if (e instanceof Refused)
+      throw new Refused(`Error: argument "${name}" is wrong: Device does not exist`, "not-found");
     throw e;
   }
 }

@@ -13,6 +13,8 @@ import { MessageBuilder } from "./wire.ts";
 /** The qdiscs of link `index` (named `dev`); KernelError `not-found` when the link is missing. */
 export function readQdiscs(socket: NetlinkSocket, index: number | undefined, dev: string): QdiscInfo[] {
   if (index === undefined) throw new KernelError("not-found", `Cannot find device "${dev}"`);
-  const dump = new MessageBuilder(T.RTM_GETQDISC, K.NLM_F_REQUEST | K.NLM_F_DUMP).fixed(T.TCMSG_LEN, (v, at) => v.setInt32(at + 4, index, true));
+  const dump = new MessageBuilder(T.RTM_GETQDISC, K.NLM_F_REQUEST | K.NLM_F_DUMP).fixed(T.TCMSG_LEN, (v, at) =>
+    v.setInt32(at + 4, index, true),
+  );
   return decodeQdiscs(socket.request(dump, T.RTM_NEWQDISC), index, dev);
 }

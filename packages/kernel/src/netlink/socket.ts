@@ -30,7 +30,8 @@ export class NetlinkError extends Error {
 
   /** What iproute2 prints for this error: the extended ack as `Error: ...`, else strerror. */
   get iproute2Text(): string {
-    if (this.extack !== undefined && this.extack !== "") return `Error: ${this.extack}${this.extack.endsWith(".") ? "" : "."}`;
+    if (this.extack !== undefined && this.extack !== "")
+      return `Error: ${this.extack}${this.extack.endsWith(".") ? "" : "."}`;
     return `RTNETLINK answers: ${STRERROR[this.errno] ?? `errno ${this.errno}`}`;
   }
 }
@@ -115,7 +116,8 @@ export class NetlinkSocket {
    * kernel does not know the option; the caller then filters what it receives.
    */
   strict(): boolean {
-    this.strictChecked ??= this.c.setsockopt(this.fd, SOL_NETLINK, NETLINK_GET_STRICT_CHK, Uint8Array.of(1, 0, 0, 0), 4) === 0;
+    this.strictChecked ??=
+      this.c.setsockopt(this.fd, SOL_NETLINK, NETLINK_GET_STRICT_CHK, Uint8Array.of(1, 0, 0, 0), 4) === 0;
     return this.strictChecked;
   }
 

@@ -15,7 +15,8 @@ import { NetlinkSocket } from "./socket.ts";
 import { MessageBuilder } from "./wire.ts";
 
 const root = canUseRealKernel();
-if (!root && process.env.CI !== "true") console.warn("skipping the strict dump test: it needs root (CI runs it as root)");
+if (!root && process.env.CI !== "true")
+  console.warn("skipping the strict dump test: it needs root (CI runs it as root)");
 
 function sh(ns: string, script: string): string {
   const r = Bun.spawnSync(["ip", "netns", "exec", ns, "bash", "-c", script], { stderr: "pipe" });
@@ -29,7 +30,9 @@ async function addressDump(nsPath: string, index: number, strict: boolean): Prom
   const s = within(c, nsPath, () => NetlinkSocket.open(c));
   try {
     if (strict) expect(s.strict()).toBe(true);
-    const dump = new MessageBuilder(K.RTM_GETADDR, K.NLM_F_REQUEST | K.NLM_F_DUMP).fixed(8, (v, at) => v.setUint32(at + 4, index, true));
+    const dump = new MessageBuilder(K.RTM_GETADDR, K.NLM_F_REQUEST | K.NLM_F_DUMP).fixed(8, (v, at) =>
+      v.setUint32(at + 4, index, true),
+    );
     return s.request(dump, K.RTM_NEWADDR).map((p) => p.getUint32(4, true));
   } finally {
     s.close();
@@ -40,7 +43,10 @@ describe.skipIf(!root && process.env.CI !== "true")("an address dump under stric
   test("names one link and gets that link's addresses only, where a plain dump gets every link's", async () => {
     const ns = createThrowawayNetns("strict");
     try {
-      sh(ns.name, "ip link add tsa type veth peer name tsb && ip addr add 198.18.0.1/24 dev tsa && ip addr add 2001:db8::1/64 dev tsa && ip addr add 198.18.1.1/24 dev tsb");
+      sh(
+        ns.name,
+        "ip link add tsa type veth peer name tsb && ip addr add 198.18.0.1/24 dev tsa && ip addr add 2001:db8::1/64 dev tsa && ip addr add 198.18.1.1/24 dev tsb",
+      );
       const index = Number(sh(ns.name, "cat /sys/class/net/tsa/ifindex").trim());
       const filtered = await addressDump(ns.path, index, true);
       expect(filtered.length).toBe(2);

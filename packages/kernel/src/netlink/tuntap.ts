@@ -23,7 +23,12 @@ const O_CLOEXEC = 0x80000;
 
 /** The TUNSETIFF flags of a tap.add (iproute2's defaults: no packet information header). */
 export function tapFlags(op: TapAdd): number {
-  return IFF_TAP | (op.pi === true ? 0 : IFF_NO_PI) | (op.vnetHdr === true ? IFF_VNET_HDR : 0) | (op.multiQueue === true ? IFF_MULTI_QUEUE : 0);
+  return (
+    IFF_TAP |
+    (op.pi === true ? 0 : IFF_NO_PI) |
+    (op.vnetHdr === true ? IFF_VNET_HDR : 0) |
+    (op.multiQueue === true ? IFF_MULTI_QUEUE : 0)
+  );
 }
 
 function fail(c: Libc, what: string): never {

@@ -47,7 +47,16 @@ describe("MessageBuilder and messages", () => {
 
 describe("ipText, ipBytes, macText", () => {
   test("print IPs as inet_ntop does, IPv4-mapped and -compatible forms included", () => {
-    for (const t of ["198.18.0.1", "2001:db8::1", "::1", "::", "::ffff:1.2.3.4", "::1.2.3.4", "fe80::a:b", "2001:db8::1:0:0:1"]) {
+    for (const t of [
+      "198.18.0.1",
+      "2001:db8::1",
+      "::1",
+      "::",
+      "::ffff:1.2.3.4",
+      "::1.2.3.4",
+      "fe80::a:b",
+      "2001:db8::1:0:0:1",
+    ]) {
       expect(ipText(ipBytes(t)!.bytes)).toBe(t);
     }
     expect(ipText(ipBytes("2001:DB8:0:0:1:0:0:1")!.bytes)).toBe("2001:db8::1:0:0:1");

@@ -141,7 +141,8 @@ export function attrs(view: DataView, start = 0, want?: ReadonlySet<number>): Ma
     if (len < 4 || at + len > view.byteLength) break;
     // The top bits flag nesting and byte order; the type is the rest.
     const type = view.getUint16(at + 2, true) & 0x3fff;
-    if (want === undefined || want.has(type)) out.set(type, new DataView(view.buffer, view.byteOffset + at + 4, len - 4));
+    if (want === undefined || want.has(type))
+      out.set(type, new DataView(view.buffer, view.byteOffset + at + 4, len - 4));
     at += align4(len);
   }
   return out;

@@ -12,7 +12,10 @@ import { createLinuxKernel } from "../linux/driver.ts";
 const parsed = parseKernelBatch(JSON.parse(await Bun.stdin.text()));
 if (!parsed.ok) throw new Error(parsed.issues.join("; "));
 const mode = process.argv[2];
-const k = mode === "netlink" ? createNetlinkKernel() : createLinuxKernel({ netnsSwitch: mode === "nsenter" ? "nsenter" : "setns" });
+const k =
+  mode === "netlink"
+    ? createNetlinkKernel()
+    : createLinuxKernel({ netnsSwitch: mode === "nsenter" ? "nsenter" : "setns" });
 try {
   await k.apply(parsed.batch);
   process.stdout.write(JSON.stringify(await k.links("host")));

@@ -39,7 +39,11 @@ export function deleteThrowawayNetns(ns: ThrowawayNetns | undefined): void {
 }
 
 /** Runs `fn` with fresh namespaces, deleting them afterwards even when it throws. */
-export async function withThrowawayNetns<T>(count: number, fn: (ns: ThrowawayNetns[]) => Promise<T>, tag = "k"): Promise<T> {
+export async function withThrowawayNetns<T>(
+  count: number,
+  fn: (ns: ThrowawayNetns[]) => Promise<T>,
+  tag = "k",
+): Promise<T> {
   const made: ThrowawayNetns[] = [];
   try {
     for (let i = 0; i < count; i++) made.push(createThrowawayNetns(tag));

@@ -35,7 +35,10 @@ describe("podArgs", () => {
   });
 
   test("appends K8S_POD_UID only when the UID is known", () => {
-    expect(podArgs({ namespace: "ns", name: "p", podInfraContainerID: "c1", podUID: "u-1" }).at(-1)).toEqual(["K8S_POD_UID", "u-1"]);
+    expect(podArgs({ namespace: "ns", name: "p", podInfraContainerID: "c1", podUID: "u-1" }).at(-1)).toEqual([
+      "K8S_POD_UID",
+      "u-1",
+    ]);
     expect(podArgs({ namespace: "ns", name: "p", podInfraContainerID: "c1", podUID: "" })).toHaveLength(4);
   });
 });

@@ -56,7 +56,9 @@ describe("setUpPod", () => {
   test("adds K8S_POD_UID to the runtime args when the pod's UID is known", async () => {
     writeDefault();
     await fx.manager().setUpPod("default", "web", "abc", NETNS, { podUID: "0f1e-22" });
-    expect(envOf(1).CNI_ARGS).toBe("IgnoreUnknown=1;K8S_POD_NAMESPACE=default;K8S_POD_NAME=web;K8S_POD_INFRA_CONTAINER_ID=abc;K8S_POD_UID=0f1e-22");
+    expect(envOf(1).CNI_ARGS).toBe(
+      "IgnoreUnknown=1;K8S_POD_NAMESPACE=default;K8S_POD_NAME=web;K8S_POD_INFRA_CONTAINER_ID=abc;K8S_POD_UID=0f1e-22",
+    );
   });
 
   test("sends port mappings with a host port as the portMappings capability, protocol lower-cased, only to plugins that declare it", async () => {
@@ -78,7 +80,10 @@ describe("setUpPod", () => {
   });
 
   test("fails with not initialized when the config dir holds no valid network, without running a plugin", async () => {
-    const err = await fx.manager().setUpPod("default", "web", "abc", NETNS).catch((e: unknown) => e);
+    const err = await fx
+      .manager()
+      .setUpPod("default", "web", "abc", NETNS)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NetworkNotInitializedError);
     expect(String(err)).toContain(`network plugin not initialized: no networks found in ${fx.confDir}`);
     expect(fx.sb.calls()).toEqual([]);
@@ -86,7 +91,10 @@ describe("setUpPod", () => {
 
   test("fails when the default network's ADD fails, keeping the plugin's error code", async () => {
     writeDefault({ bridge: { ADD: { stdout: '{"code":7,"msg":"bad bridge"}', exit: 1 } } });
-    const err = (await fx.manager().setUpPod("default", "web", "abc", NETNS).catch((e: unknown) => e)) as CniError;
+    const err = (await fx
+      .manager()
+      .setUpPod("default", "web", "abc", NETNS)
+      .catch((e: unknown) => e)) as CniError;
     expect(err).toBeInstanceOf(CniError);
     expect(err.code).toBe(7);
     expect(err.msg).toContain("bad bridge");
@@ -101,7 +109,9 @@ describe("tearDownPod", () => {
     fx.sb.reset();
     await pods.tearDownPod("default", "web", "abc", NETNS);
     expect(fx.trace()).toEqual(["DEL loopback", "DEL portmap", "DEL bridge"]);
-    expect(envOf(1).CNI_ARGS).toBe("IgnoreUnknown=1;K8S_POD_NAMESPACE=default;K8S_POD_NAME=web;K8S_POD_INFRA_CONTAINER_ID=abc");
+    expect(envOf(1).CNI_ARGS).toBe(
+      "IgnoreUnknown=1;K8S_POD_NAMESPACE=default;K8S_POD_NAME=web;K8S_POD_INFRA_CONTAINER_ID=abc",
+    );
     expect(existsSync(join(fx.sb.cacheDir, "results", "pods-abc-eth0"))).toBe(false);
     expect(existsSync(join(fx.sb.cacheDir, "results", "cni-loopback-abc-eth0"))).toBe(false);
   });
@@ -114,14 +124,24 @@ describe("tearDownPod", () => {
   });
 
   test("tolerates a network already deleted (a plugin failing with no such file or directory)", async () => {
-    writeDefault({ bridge: { DEL: { stdout: '{"code":999,"msg":"failed to open netns \\"/run/netns/gone\\": no such file or directory"}', exit: 1 } } });
+    writeDefault({
+      bridge: {
+        DEL: {
+          stdout: '{"code":999,"msg":"failed to open netns \\"/run/netns/gone\\": no such file or directory"}',
+          exit: 1,
+        },
+      },
+    });
     await fx.manager().tearDownPod("default", "web", "abc", "/run/netns/gone");
     expect(fx.trace()).toEqual(["DEL loopback", "DEL portmap", "DEL bridge"]);
   });
 
   test("fails on any other DEL error so that the runtime retries", async () => {
     writeDefault({ bridge: { DEL: { stdout: '{"code":11,"msg":"busy"}', exit: 1 } } });
-    const err = (await fx.manager().tearDownPod("default", "web", "abc", NETNS).catch((e: unknown) => e)) as CniError;
+    const err = (await fx
+      .manager()
+      .tearDownPod("default", "web", "abc", NETNS)
+      .catch((e: unknown) => e)) as CniError;
     expect(err.code).toBe(11);
   });
 
@@ -136,9 +156,13 @@ describe("tearDownPod", () => {
   test("replays the port mappings cached by the ADD when the caller gives none (CAP-3)", async () => {
     writeDefault();
     const pods = fx.manager();
-    await pods.setUpPod("default", "web", "abc", NETNS, { portMappings: [{ hostPort: 8080, containerPort: 80, protocol: "TCP" }] });
+    await pods.setUpPod("default", "web", "abc", NETNS, {
+      portMappings: [{ hostPort: 8080, containerPort: 80, protocol: "TCP" }],
+    });
     fx.sb.reset();
     await pods.tearDownPod("default", "web", "abc", NETNS);
-    expect(stdinOf(1).runtimeConfig).toEqual({ portMappings: [{ hostPort: 8080, containerPort: 80, protocol: "tcp" }] });
+    expect(stdinOf(1).runtimeConfig).toEqual({
+      portMappings: [{ hostPort: 8080, containerPort: 80, protocol: "tcp" }],
+    });
   });
 });

@@ -125,7 +125,13 @@ export class PodNetworkManager {
    * Attaches a pod: the loopback network first, then the default network; returns the
    * default network's result. A failure of either fails the set-up.
    */
-  async setUpPod(namespace: string, name: string, podInfraContainerID: string, netnsPath: string, options: PodOptions = {}): Promise<Result> {
+  async setUpPod(
+    namespace: string,
+    name: string,
+    podInfraContainerID: string,
+    netnsPath: string,
+    options: PodOptions = {},
+  ): Promise<Result> {
     const network = await this.network();
     const pod = podRef(namespace, name, podInfraContainerID, options);
     // kubelet always sends the capability, an empty list when nothing is published.
@@ -140,7 +146,13 @@ export class PodNetworkManager {
    * ignores "no such file or directory"). The loopback DEL that clears its cache record
    * may fail without failing the teardown, as in kubelet.
    */
-  async tearDownPod(namespace: string, name: string, podInfraContainerID: string, netnsPath: string, options: PodOptions = {}): Promise<void> {
+  async tearDownPod(
+    namespace: string,
+    name: string,
+    podInfraContainerID: string,
+    netnsPath: string,
+    options: PodOptions = {},
+  ): Promise<void> {
     const network = await this.network();
     const pod = podRef(namespace, name, podInfraContainerID, options);
     const base = podRuntimeConf(pod, netnsPath, options.portMappings);
@@ -159,7 +171,8 @@ export class PodNetworkManager {
   }
 
   #initialized(scan: DefaultNetworkScan): PodNetwork {
-    if (scan.network === undefined) throw new NetworkNotInitializedError(scan.reason ?? `no valid networks found in ${this.confDir}`, scan.warnings);
+    if (scan.network === undefined)
+      throw new NetworkNotInitializedError(scan.reason ?? `no valid networks found in ${this.confDir}`, scan.warnings);
     return scan.network;
   }
 

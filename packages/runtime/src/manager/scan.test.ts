@@ -86,15 +86,23 @@ describe("the default network", () => {
 
 describe("status", () => {
   test("reports not initialized when the config dir has no config file", async () => {
-    const err = await fx.manager().status().catch((e: unknown) => e);
+    const err = await fx
+      .manager()
+      .status()
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NetworkNotInitializedError);
-    expect((err as NetworkNotInitializedError).msg).toBe(`network plugin not initialized: no networks found in ${fx.confDir}`);
+    expect((err as NetworkNotInitializedError).msg).toBe(
+      `network plugin not initialized: no networks found in ${fx.confDir}`,
+    );
     expect((err as NetworkNotInitializedError).code).toBe(50);
   });
 
   test("reports not initialized while no file is valid, naming the skipped files in details", async () => {
     fx.conf("10-bad.conf", "{not json");
-    const err = (await fx.manager().status().catch((e: unknown) => e)) as NetworkNotInitializedError;
+    const err = (await fx
+      .manager()
+      .status()
+      .catch((e: unknown) => e)) as NetworkNotInitializedError;
     expect(err.msg).toBe(`network plugin not initialized: no valid networks found in ${fx.confDir}`);
     expect(err.details).toContain("10-bad.conf");
   });

@@ -44,7 +44,8 @@ const fake = (conf.fake ?? {}) as FakeSpec;
 const command = process.env.CNI_COMMAND ?? "";
 const tag = fake.tag ?? String(conf.type ?? "fake");
 const env: Record<string, string> = {};
-for (const [k, v] of Object.entries(process.env)) if (v !== undefined && (k.startsWith("CNI_") || k.startsWith("FAKE_"))) env[k] = v;
+for (const [k, v] of Object.entries(process.env))
+  if (v !== undefined && (k.startsWith("CNI_") || k.startsWith("FAKE_"))) env[k] = v;
 const log = fake.log ?? process.env.FAKE_LOG;
 if (log !== undefined) appendFileSync(log, `${JSON.stringify({ command, tag, env, stdin } satisfies FakeCall)}\n`);
 
@@ -58,7 +59,11 @@ if (answer !== undefined) {
 if (command === "ADD") {
   const prev = (conf.prevResult ?? {}) as Record<string, unknown>;
   const interfaces = Array.isArray(prev.interfaces) ? prev.interfaces : [];
-  process.stdout.write(JSON.stringify({ ...prev, cniVersion: conf.cniVersion, interfaces: [...interfaces, { name: tag }] }));
+  process.stdout.write(
+    JSON.stringify({ ...prev, cniVersion: conf.cniVersion, interfaces: [...interfaces, { name: tag }] }),
+  );
 } else if (command === "VERSION") {
-  process.stdout.write(JSON.stringify({ cniVersion: "1.1.0", supportedVersions: ["0.3.0", "0.3.1", "0.4.0", "1.0.0", "1.1.0"] }));
+  process.stdout.write(
+    JSON.stringify({ cniVersion: "1.1.0", supportedVersions: ["0.3.0", "0.3.1", "0.4.0", "1.0.0", "1.1.0"] }),
+  );
 }

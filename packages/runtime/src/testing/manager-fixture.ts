@@ -36,7 +36,8 @@ export function managerFixture(): ManagerFixture {
     sb,
     confDir,
     warnings,
-    conf: (file, content) => writeFileSync(join(confDir, file), typeof content === "string" ? content : JSON.stringify(content)),
+    conf: (file, content) =>
+      writeFileSync(join(confDir, file), typeof content === "string" ? content : JSON.stringify(content)),
     manager: (extra = {}) =>
       new PodNetworkManager({
         confDir,

@@ -29,7 +29,12 @@ export interface Sandbox {
    * A parsed list whose plugins log to this sandbox: each entry is a type or a plugin object
    * (its `answer` becomes `fake.answer`).
    */
-  list(name: string, cniVersion: string, plugins: readonly (string | Record<string, unknown>)[], extra?: Record<string, unknown>): NetworkConfigList;
+  list(
+    name: string,
+    cniVersion: string,
+    plugins: readonly (string | Record<string, unknown>)[],
+    extra?: Record<string, unknown>,
+  ): NetworkConfigList;
   cleanup(): void;
 }
 
@@ -57,14 +62,20 @@ export function makeSandbox(): Sandbox {
     script: (type, body) => write(type, `#!/bin/sh\n${body}\n`),
     calls: () =>
       existsSync(log)
-        ? readFileSync(log, "utf8").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as FakeCall)
+        ? readFileSync(log, "utf8")
+            .split("\n")
+            .filter((l) => l !== "")
+            .map((l) => JSON.parse(l) as FakeCall)
         : [],
     reset: () => rmSync(log, { force: true }),
     list: (name, cniVersion, plugins, extra = {}) => {
       const objects = plugins.map((p) => {
         if (typeof p === "string") return { type: p, fake: { log } };
         const { answer, tag, ...rest } = p as { answer?: Record<string, FakeAnswer>; tag?: string };
-        return { ...rest, fake: { log, ...(answer !== undefined ? { answer } : {}), ...(tag !== undefined ? { tag } : {}) } };
+        return {
+          ...rest,
+          fake: { log, ...(answer !== undefined ? { answer } : {}), ...(tag !== undefined ? { tag } : {}) },
+        };
       });
       return parseConfList(JSON.stringify({ cniVersion, name, ...extra, plugins: objects }));
     },

@@ -19,7 +19,10 @@ describe("parseCniArgs (CA-3)", () => {
   });
 
   test("pairs split on ';' and '=' give the values of known keys", () => {
-    expect(parseCniArgs("IP=198.18.0.9;MAC=c2:11:22:33:44:55", ["IP", "MAC"])).toEqual({ IP: "198.18.0.9", MAC: "c2:11:22:33:44:55" });
+    expect(parseCniArgs("IP=198.18.0.9;MAC=c2:11:22:33:44:55", ["IP", "MAC"])).toEqual({
+      IP: "198.18.0.9",
+      MAC: "c2:11:22:33:44:55",
+    });
   });
 
   test("a pair with two '=' is an invalid pair", () => {
@@ -46,12 +49,16 @@ describe("parseCniArgs (CA-3)", () => {
   });
 
   test("IgnoreUnknown=1 accepts unknown keys wherever it appears", () => {
-    expect(parseCniArgs("K8S_POD_NAME=web;IP=198.18.0.9;IgnoreUnknown=1", ["IP"])).toEqual({ IP: "198.18.0.9", IgnoreUnknown: "1" });
+    expect(parseCniArgs("K8S_POD_NAME=web;IP=198.18.0.9;IgnoreUnknown=1", ["IP"])).toEqual({
+      IP: "198.18.0.9",
+      IgnoreUnknown: "1",
+    });
     expect(parseCniArgs("IgnoreUnknown=1;K8S_POD_NAME=web", [])).toEqual({ IgnoreUnknown: "1" });
   });
 
   test("IgnoreUnknown accepts 1, true, 0, false in any letter case", () => {
-    for (const v of ["1", "true", "TRUE", "True"]) expect(parseCniArgs(`IgnoreUnknown=${v};X=y`, [])).toEqual({ IgnoreUnknown: v });
+    for (const v of ["1", "true", "TRUE", "True"])
+      expect(parseCniArgs(`IgnoreUnknown=${v};X=y`, [])).toEqual({ IgnoreUnknown: v });
     for (const v of ["0", "false", "FaLsE"]) {
       expect(errorOf(() => parseCniArgs(`IgnoreUnknown=${v};X=y`, [])).msg).toBe('ARGS: unknown args ["X=y"]');
     }
@@ -59,7 +66,9 @@ describe("parseCniArgs (CA-3)", () => {
 
   test("IgnoreUnknown with another value fails with the boolean unmarshal error", () => {
     const e = errorOf(() => parseCniArgs("IgnoreUnknown=Yes", []));
-    expect(e.msg).toBe('ARGS: error parsing value of pair "IgnoreUnknown=Yes": boolean unmarshal error: invalid input yes');
+    expect(e.msg).toBe(
+      'ARGS: error parsing value of pair "IgnoreUnknown=Yes": boolean unmarshal error: invalid input yes',
+    );
   });
 
   test("the last value of a repeated key wins", () => {

@@ -6,7 +6,11 @@ describe("parseCniArgs", () => {
   test("reads K=V pairs separated by ; in order", () => {
     expect(parseCniArgs("IgnoreUnknown=1;K8S_POD_NAMESPACE=ns;K8S_POD_NAME=web")).toEqual({
       ok: true,
-      pairs: [["IgnoreUnknown", "1"], ["K8S_POD_NAMESPACE", "ns"], ["K8S_POD_NAME", "web"]],
+      pairs: [
+        ["IgnoreUnknown", "1"],
+        ["K8S_POD_NAMESPACE", "ns"],
+        ["K8S_POD_NAME", "web"],
+      ],
     });
   });
 
@@ -24,17 +28,29 @@ describe("parseCniArgs", () => {
   test("round-trips any pairs whose keys and values hold no ';' or '=' (property)", () => {
     const part = fc.string({ minLength: 1 }).filter((s) => !s.includes(";") && !s.includes("="));
     fc.assert(
-      fc.property(fc.array(fc.tuple(part, part.map((s) => s.slice(1)))), (pairs) => {
-        const text = pairs.map(([k, v]) => `${k}=${v}`).join(";");
-        expect(parseCniArgs(text)).toEqual({ ok: true, pairs });
-      }),
+      fc.property(
+        fc.array(
+          fc.tuple(
+            part,
+            part.map((s) => s.slice(1)),
+          ),
+        ),
+        (pairs) => {
+          const text = pairs.map(([k, v]) => `${k}=${v}`).join(";");
+          expect(parseCniArgs(text)).toEqual({ ok: true, pairs });
+        },
+      ),
     );
   });
 });
 
 describe("argValue", () => {
   test("is case-sensitive and takes the last pair of a key", () => {
-    const pairs: [string, string][] = [["K8S_POD_NAME", "a"], ["k8s_pod_name", "b"], ["K8S_POD_NAME", "c"]];
+    const pairs: [string, string][] = [
+      ["K8S_POD_NAME", "a"],
+      ["k8s_pod_name", "b"],
+      ["K8S_POD_NAME", "c"],
+    ];
     expect(argValue(pairs, "K8S_POD_NAME")).toBe("c");
     expect(argValue(pairs, "MISSING")).toBeUndefined();
   });

@@ -45,7 +45,8 @@ export function cnitoolArgs(value: string): [string, string][] {
   return value.split(";").map((pair) => {
     const parsed = splitCniArgs(pair);
     const kv = parsed.ok ? parsed.pairs[0] : undefined;
-    if (kv === undefined || kv[1] === "") throw new CniError(ErrorCode.InvalidEnvironmentVariables, `invalid CNI_ARGS pair ${goQuote(pair)}`);
+    if (kv === undefined || kv[1] === "")
+      throw new CniError(ErrorCode.InvalidEnvironmentVariables, `invalid CNI_ARGS pair ${goQuote(pair)}`);
     return kv;
   });
 }

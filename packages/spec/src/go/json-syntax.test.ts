@@ -37,9 +37,12 @@ describe("goJsonSyntaxError", () => {
   });
 
   test("accepts whatever JSON.parse accepts among short inputs of JSON characters", () => {
-    const alphabet = ['{', '}', '[', ']', '"', ':', ',', '1', '-', '.', 'e', ' ', 'n', 'u', 'l'];
+    const alphabet = ["{", "}", "[", "]", '"', ":", ",", "1", "-", ".", "e", " ", "n", "u", "l"];
     for (let i = 0; i < 3000; i++) {
-      const s = Array.from({ length: 1 + (i % 9) }, (_, j) => alphabet[(i * 7 + j * 13 + ((i * j) % 5)) % alphabet.length]).join("");
+      const s = Array.from(
+        { length: 1 + (i % 9) },
+        (_, j) => alphabet[(i * 7 + j * 13 + ((i * j) % 5)) % alphabet.length],
+      ).join("");
       let valid = true;
       try {
         JSON.parse(s);

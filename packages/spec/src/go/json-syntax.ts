@@ -15,7 +15,16 @@ const isHex = (c: number): boolean => isDigit(c) || (c >= 0x61 && c <= 0x66) || 
 function quoteChar(c: number): string {
   if (c === 0x27) return "'\\''";
   if (c === 0x22) return "'\"'";
-  const named: Record<number, string> = { 7: "\\a", 8: "\\b", 12: "\\f", 10: "\\n", 13: "\\r", 9: "\\t", 11: "\\v", 0x5c: "\\\\" };
+  const named: Record<number, string> = {
+    7: "\\a",
+    8: "\\b",
+    12: "\\f",
+    10: "\\n",
+    13: "\\r",
+    9: "\\t",
+    11: "\\v",
+    0x5c: "\\\\",
+  };
   const hex = (n: number, w: number) => n.toString(16).padStart(w, "0");
   if (named[c] !== undefined) return `'${named[c]}'`;
   if (c < 0x20 || c === 0x7f) return `'\\x${hex(c, 2)}'`;
@@ -62,13 +71,18 @@ export function goJsonSyntaxError(data: Uint8Array): string | undefined {
     return stack.length === 0 ? ((endTop = true), endOfTop) : endValue;
   };
   const endOfTop: State = (c) => (isSpace(c) ? endOfTop : err(c, "after top-level value"));
-  const literal = (word: string, i: number): State => (c) => {
-    if (c !== word.charCodeAt(i)) return err(c, `in literal ${word} (expecting '${word[i]}')`);
-    return i + 1 === word.length ? endValue : literal(word, i + 1);
-  };
-  const escU = (left: number): State => (c) => (isHex(c) ? (left === 1 ? inString : escU(left - 1)) : err(c, "in \\u hexadecimal character escape"));
+  const literal =
+    (word: string, i: number): State =>
+    (c) => {
+      if (c !== word.charCodeAt(i)) return err(c, `in literal ${word} (expecting '${word[i]}')`);
+      return i + 1 === word.length ? endValue : literal(word, i + 1);
+    };
+  const escU =
+    (left: number): State =>
+    (c) =>
+      isHex(c) ? (left === 1 ? inString : escU(left - 1)) : err(c, "in \\u hexadecimal character escape");
   const inStringEsc: State = (c) => {
-    if ("bfnrt\\/\"".includes(String.fromCharCode(c))) return inString;
+    if ('bfnrt\\/"'.includes(String.fromCharCode(c))) return inString;
     return c === 0x75 ? escU(4) : err(c, "in string escape code");
   };
   const inString: State = (c) => {
@@ -84,13 +98,19 @@ export function goJsonSyntaxError(data: Uint8Array): string | undefined {
   const zero: State = (c) => (c === 0x2e ? dot : c === 0x65 || c === 0x45 ? exp : endValue(c));
   const digits: State = (c) => (isDigit(c) ? digits : zero(c));
   const neg: State = (c) => (c === 0x30 ? zero : isDigit(c) ? digits : err(c, "in numeric literal"));
-  const beginString: State = (c) => (isSpace(c) ? beginString : c === 0x22 ? inString : err(c, "looking for beginning of object key string"));
+  const beginString: State = (c) =>
+    isSpace(c) ? beginString : c === 0x22 ? inString : err(c, "looking for beginning of object key string");
   const beginValue: State = (c) => {
     if (isSpace(c)) return beginValue;
     switch (c) {
       case 0x7b:
         stack.push("object-key");
-        return (d) => (isSpace(d) ? undefined : d === 0x7d ? ((stack[stack.length - 1] = "object-value"), endValue(d)) : beginString(d));
+        return (d) =>
+          isSpace(d)
+            ? undefined
+            : d === 0x7d
+              ? ((stack[stack.length - 1] = "object-value"), endValue(d))
+              : beginString(d);
       case 0x5b:
         stack.push("array");
         return (d) => (isSpace(d) ? undefined : d === 0x5d ? endValue(d) : beginValue(d));

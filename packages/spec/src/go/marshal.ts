@@ -18,7 +18,9 @@ export function goMarshal(value: unknown): string {
   if (value instanceof Uint8Array) return goString(Buffer.from(value).toString("base64"));
   if (typeof value === "object") {
     const obj = value as Record<string, unknown>;
-    const keys = Object.keys(obj).filter((k) => obj[k] !== undefined).sort();
+    const keys = Object.keys(obj)
+      .filter((k) => obj[k] !== undefined)
+      .sort();
     return `{${keys.map((k) => `${goString(k)}:${goMarshal(obj[k])}`).join(",")}}`;
   }
   return "null";

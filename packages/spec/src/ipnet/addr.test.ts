@@ -29,7 +29,23 @@ describe("parseIP and formatIP", () => {
   });
 
   test("parseIP rejects what Go's net.ParseIP rejects", () => {
-    const bad = ["", "1.2.3", "1.2.3.4.5", "256.0.0.1", "01.2.3.4", "1.2.3.04", "1::2::3", "12345::", "1:2:3:4:5:6:7:8:9", "fe80::1%eth0", "::1/64", "1.2.3.4/8", "::g", "1.2.3.4::", "1.2.3.4::5"];
+    const bad = [
+      "",
+      "1.2.3",
+      "1.2.3.4.5",
+      "256.0.0.1",
+      "01.2.3.4",
+      "1.2.3.04",
+      "1::2::3",
+      "12345::",
+      "1:2:3:4:5:6:7:8:9",
+      "fe80::1%eth0",
+      "::1/64",
+      "1.2.3.4/8",
+      "::g",
+      "1.2.3.4::",
+      "1.2.3.4::5",
+    ];
     for (const text of bad) {
       expect(parseIP(text)).toBeUndefined();
       expect(parseAddr(text)).toBeUndefined();

@@ -1,8 +1,29 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { canonicalCIDR, formatIP as formatBytes, parseCIDR as parseBytesCIDR, parseIP as parseBytes } from "../ip.ts";
-import { type IP, compareIP, formatAddr, formatIP, ipFromBytes, ipToBytes, nextIP, parseAddr, parseIP, prevIP } from "./addr.ts";
-import { type IPNet, contains, familyPrefix, formatCIDR, formatPrefix, lastAddress, networkAddress, parseCIDR, parsePrefix } from "./net.ts";
+import {
+  type IP,
+  compareIP,
+  formatAddr,
+  formatIP,
+  ipFromBytes,
+  ipToBytes,
+  nextIP,
+  parseAddr,
+  parseIP,
+  prevIP,
+} from "./addr.ts";
+import {
+  type IPNet,
+  contains,
+  familyPrefix,
+  formatCIDR,
+  formatPrefix,
+  lastAddress,
+  networkAddress,
+  parseCIDR,
+  parsePrefix,
+} from "./net.ts";
 
 const RUNS = { numRuns: 5_000 };
 
@@ -21,11 +42,17 @@ const net = anyIP.chain((ip) => fc.nat(ip.family === 4 ? 32 : 128).map((prefix):
 
 describe("ipnet properties", () => {
   test("parseIP reads back every address formatIP prints", () => {
-    fc.assert(fc.property(anyIP, (ip) => expect(parseIP(formatIP(ip))).toEqual(ip)), RUNS);
+    fc.assert(
+      fc.property(anyIP, (ip) => expect(parseIP(formatIP(ip))).toEqual(ip)),
+      RUNS,
+    );
   });
 
   test("parseAddr reads back every address formatAddr prints, IPv4-mapped ones staying IPv6", () => {
-    fc.assert(fc.property(fc.oneof(v4, v6Any), (ip) => expect(parseAddr(formatAddr(ip))).toEqual(ip)), RUNS);
+    fc.assert(
+      fc.property(fc.oneof(v4, v6Any), (ip) => expect(parseAddr(formatAddr(ip))).toEqual(ip)),
+      RUNS,
+    );
   });
 
   test("parseIP and formatIP agree with the byte-level Go rules on any text", () => {
@@ -68,7 +95,9 @@ describe("ipnet properties", () => {
   });
 
   test("parsePrefix reads back every network formatPrefix prints", () => {
-    const anyNet = fc.oneof(v4, v6Any).chain((ip) => fc.nat(ip.family === 4 ? 32 : 128).map((prefix): IPNet => ({ ip, prefix })));
+    const anyNet = fc
+      .oneof(v4, v6Any)
+      .chain((ip) => fc.nat(ip.family === 4 ? 32 : 128).map((prefix): IPNet => ({ ip, prefix })));
     fc.assert(
       fc.property(anyNet, (n) => {
         const back = parsePrefix(formatPrefix(n));
@@ -110,4 +139,3 @@ describe("ipnet properties", () => {
     );
   });
 });
-

@@ -1,12 +1,27 @@
 import { describe, expect, test } from "bun:test";
 import { formatIP, parseIP } from "./addr.ts";
-import { contains, formatCIDR, formatPrefix, hostNet, isNetwork, lastAddress, network, networkAddress, parseCIDR, parsePrefix } from "./net.ts";
+import {
+  contains,
+  formatCIDR,
+  formatPrefix,
+  hostNet,
+  isNetwork,
+  lastAddress,
+  network,
+  networkAddress,
+  parseCIDR,
+  parsePrefix,
+} from "./net.ts";
 
 describe("parseCIDR and formatCIDR", () => {
   test("keep the host bits and record the mask's width by syntax", () => {
     expect(parseCIDR("198.18.0.5/24")).toEqual({ ip: { family: 4, value: 0xc6120005n }, prefix: 24, bits: 32 });
     expect(formatCIDR(parseCIDR("2001:DB8::0005/64")!)).toBe("2001:db8::5/64");
-    expect(parseCIDR("::ffff:198.18.0.5/120")).toEqual({ ip: { family: 4, value: 0xc6120005n }, prefix: 120, bits: 128 });
+    expect(parseCIDR("::ffff:198.18.0.5/120")).toEqual({
+      ip: { family: 4, value: 0xc6120005n },
+      prefix: 120,
+      bits: 128,
+    });
   });
 
   test("print an IPv4-mapped network with the last 32 bits of its mask, as Go's IPNet.String", () => {
@@ -17,7 +32,17 @@ describe("parseCIDR and formatCIDR", () => {
   test("accept a decimal prefix with leading zeros up to the width, as Go's dtoi", () => {
     expect(formatCIDR(parseCIDR("1.2.3.4/08")!)).toBe("1.2.3.4/8");
     expect(formatCIDR(parseCIDR("1.2.3.4/0008")!)).toBe("1.2.3.4/8");
-    for (const bad of ["1.2.3.4", "1.2.3.4/", "1.2.3.4/33", "::/129", "1.2.3.4/-1", "1.2.3.4/+8", "1.2.3.4/8/8", "01.2.3.4/8", "fe80::1%lo/64"]) {
+    for (const bad of [
+      "1.2.3.4",
+      "1.2.3.4/",
+      "1.2.3.4/33",
+      "::/129",
+      "1.2.3.4/-1",
+      "1.2.3.4/+8",
+      "1.2.3.4/8/8",
+      "01.2.3.4/8",
+      "fe80::1%lo/64",
+    ]) {
       expect(parseCIDR(bad)).toBeUndefined();
     }
   });

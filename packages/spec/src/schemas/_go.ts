@@ -47,8 +47,9 @@ export const goOptionalInt = v.optional(v.nullable(goInt));
  * Null is decoded by Go as the empty string, which is not a CIDR.
  */
 export const cidrText = v.pipe(
-  v.custom<string | null>((x) => typeof x === "string" || x === null, (issue) =>
-    issue.input === undefined ? "missing" : `cannot unmarshal ${jsonKind(issue.input)} into CIDR string`,
+  v.custom<string | null>(
+    (x) => typeof x === "string" || x === null,
+    (issue) => (issue.input === undefined ? "missing" : `cannot unmarshal ${jsonKind(issue.input)} into CIDR string`),
   ),
   v.rawTransform(({ dataset, addIssue, NEVER }) => {
     const text = dataset.value ?? "";

@@ -38,9 +38,15 @@ describe("PluginConfSchema (§2.3, PC-6)", () => {
   test("wrong JSON types for known keys are rejected with their path", () => {
     expect(failure(PluginConfSchema, { type: 1 })).toBe("type: cannot unmarshal number 1 into string");
     expect(failure(PluginConfSchema, { type: "x", ipam: [] })).toBe("ipam: cannot unmarshal array into IPAM");
-    expect(failure(PluginConfSchema, { type: "x", ipam: { type: 3 } })).toBe("ipam.type: cannot unmarshal number 3 into string");
-    expect(failure(PluginConfSchema, { type: "x", dns: { search: "a" } })).toBe("dns.search: cannot unmarshal string into []string");
-    expect(failure(PluginConfSchema, { type: "x", prevResult: [] })).toBe("prevResult: cannot unmarshal array into map[string]interface {}");
+    expect(failure(PluginConfSchema, { type: "x", ipam: { type: 3 } })).toBe(
+      "ipam.type: cannot unmarshal number 3 into string",
+    );
+    expect(failure(PluginConfSchema, { type: "x", dns: { search: "a" } })).toBe(
+      "dns.search: cannot unmarshal string into []string",
+    );
+    expect(failure(PluginConfSchema, { type: "x", prevResult: [] })).toBe(
+      "prevResult: cannot unmarshal array into map[string]interface {}",
+    );
     expect(failure(PluginConfSchema, { type: "x", "cni.dev/valid-attachments": [{ containerID: 1 }] })).toContain(
       '["cni.dev/valid-attachments"][0].containerID',
     );
@@ -77,14 +83,22 @@ describe("NetConfListSchema (§2.2, §2.6)", () => {
   });
 
   test("flags reject other strings and other types with upstream's words", () => {
-    expect(failure(NetConfListSchema, { name: "n", disableCheck: "yes" })).toBe('disableCheck: invalid value "yes" for disableCheck');
-    expect(failure(NetConfListSchema, { name: "n", disableGC: 1 })).toBe("disableGC: invalid type float64 for disableGC");
+    expect(failure(NetConfListSchema, { name: "n", disableCheck: "yes" })).toBe(
+      'disableCheck: invalid value "yes" for disableCheck',
+    );
+    expect(failure(NetConfListSchema, { name: "n", disableGC: 1 })).toBe(
+      "disableGC: invalid type float64 for disableGC",
+    );
   });
 
   test("plugins must be a non-empty array of plugin objects with a type", () => {
-    expect(failure(NetConfListSchema, { name: "n", plugins: {} })).toBe("plugins: invalid 'plugins' type map[string]interface {}");
+    expect(failure(NetConfListSchema, { name: "n", plugins: {} })).toBe(
+      "plugins: invalid 'plugins' type map[string]interface {}",
+    );
     expect(failure(NetConfListSchema, { name: "n", plugins: [] })).toBe("plugins: no plugins in list");
-    expect(failure(NetConfListSchema, { name: "n", plugins: [{ type: "a" }, {}] })).toBe("plugins[1].type: missing 'type'");
+    expect(failure(NetConfListSchema, { name: "n", plugins: [{ type: "a" }, {}] })).toBe(
+      "plugins[1].type: missing 'type'",
+    );
     expect(failure(NetConfListSchema, { name: "n", loadOnlyInlinedPlugins: true })).toBe(
       "`loadOnlyInlinedPlugins` is true, and no 'plugins' key",
     );
@@ -92,7 +106,9 @@ describe("NetConfListSchema (§2.2, §2.6)", () => {
   });
 
   test("cniVersions entries must be strings that parse as versions", () => {
-    expect(failure(NetConfListSchema, { name: "n", cniVersions: "1.0.0" })).toBe("cniVersions: invalid type for cniVersions");
+    expect(failure(NetConfListSchema, { name: "n", cniVersions: "1.0.0" })).toBe(
+      "cniVersions: invalid type for cniVersions",
+    );
     expect(failure(NetConfListSchema, { name: "n", cniVersions: ["1.0.0-rc1"] })).toBe(
       "cniVersions[0]: invalid cniVersions entry 1.0.0-rc1",
     );

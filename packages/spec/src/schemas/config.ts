@@ -45,7 +45,15 @@ export const AttachmentSchema = v.pipe(
   v.transform((a) => ({ containerID: a.containerID ?? "", ifname: a.ifname ?? "" })),
 );
 
-const KNOWN_PLUGIN_KEYS = ["cniVersion", "name", "capabilities", "ipam", "dns", "prevResult", "cni.dev/valid-attachments"];
+const KNOWN_PLUGIN_KEYS = [
+  "cniVersion",
+  "name",
+  "capabilities",
+  "ipam",
+  "dns",
+  "prevResult",
+  "cni.dev/valid-attachments",
+];
 
 /**
  * A plugin configuration object (§2.3, PC-6). `type` must be a non-empty string
@@ -108,40 +116,46 @@ function _flag(key: string) {
  */
 export const NetConfListSchema = v.pipe(
   v.custom<Record<string, unknown>>(isJsonObject, typeMessage("configuration list")),
-  v.looseObject({
-    name: v.custom<string>(
-      (x) => typeof x === "string",
-      (issue) => (issue.input === undefined ? "no name" : `invalid name type ${goTypeName(issue.input)}`),
-    ),
-    cniVersion: v.optional(v.string("invalid cniVersion type")),
-    cniVersions: v.optional(
-      v.array(
-        v.pipe(
-          v.string("invalid type for cniVersions entry"),
-          v.check((s) => {
-            try {
-              parseVersion(s);
-              return true;
-            } catch {
-              return false;
-            }
-          }, (issue) => `invalid cniVersions entry ${String(issue.input)}`),
+  v.looseObject(
+    {
+      name: v.custom<string>(
+        (x) => typeof x === "string",
+        (issue) => (issue.input === undefined ? "no name" : `invalid name type ${goTypeName(issue.input)}`),
+      ),
+      cniVersion: v.optional(v.string("invalid cniVersion type")),
+      cniVersions: v.optional(
+        v.array(
+          v.pipe(
+            v.string("invalid type for cniVersions entry"),
+            v.check(
+              (s) => {
+                try {
+                  parseVersion(s);
+                  return true;
+                } catch {
+                  return false;
+                }
+              },
+              (issue) => `invalid cniVersions entry ${String(issue.input)}`,
+            ),
+          ),
+          "invalid type for cniVersions",
         ),
-        "invalid type for cniVersions",
       ),
-    ),
-    disableCheck: _flag("disableCheck"),
-    disableGC: _flag("disableGC"),
-    loadOnlyInlinedPlugins: _flag("loadOnlyInlinedPlugins"),
-    plugins: v.optional(
-      v.pipe(
-        v.custom<unknown[]>(Array.isArray, (issue) => `invalid 'plugins' type ${goTypeName(issue.input)}`),
-        v.array(PluginConfSchema),
-        v.nonEmpty("no plugins in list"),
+      disableCheck: _flag("disableCheck"),
+      disableGC: _flag("disableGC"),
+      loadOnlyInlinedPlugins: _flag("loadOnlyInlinedPlugins"),
+      plugins: v.optional(
+        v.pipe(
+          v.custom<unknown[]>(Array.isArray, (issue) => `invalid 'plugins' type ${goTypeName(issue.input)}`),
+          v.array(PluginConfSchema),
+          v.nonEmpty("no plugins in list"),
+        ),
       ),
-    ),
-    // The only required key: its absence is the object's one possible issue.
-  }, "no name"),
+      // The only required key: its absence is the object's one possible issue.
+    },
+    "no name",
+  ),
   v.check(
     (list) => !(list.loadOnlyInlinedPlugins === true && list.plugins === undefined),
     "`loadOnlyInlinedPlugins` is true, and no 'plugins' key",

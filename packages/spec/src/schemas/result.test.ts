@@ -91,7 +91,9 @@ describe("result schemas reject wrong types, naming the JSON path of the bad fie
     expect(failure(Result020Schema, { ip4: { ip: "10.0.0.1/8", gateway: "10.0.0.256" } })).toBe(
       "ip4.gateway: invalid IP address: 10.0.0.256",
     );
-    expect(failure(Result040Schema, { routes: [{ dst: "::/0", gw: "x" }] })).toBe("routes[0].gw: invalid IP address: x");
+    expect(failure(Result040Schema, { routes: [{ dst: "::/0", gw: "x" }] })).toBe(
+      "routes[0].gw: invalid IP address: x",
+    );
     expect(failure(Result040Schema, { routes: [{ gw: "10.0.0.1" }] })).toContain("routes[0].dst: missing");
   });
 
@@ -109,14 +111,21 @@ describe("result schemas reject wrong types, naming the JSON path of the bad fie
   });
 
   test("dns lists must hold strings", () => {
-    expect(failure(Result020Schema, { dns: { nameservers: [1] } })).toBe("dns.nameservers[0]: cannot unmarshal number 1 into string");
+    expect(failure(Result020Schema, { dns: { nameservers: [1] } })).toBe(
+      "dns.nameservers[0]: cannot unmarshal number 1 into string",
+    );
   });
 });
 
 describe("result schemas decode null and empty values like Go", () => {
   test("null leaves fields unset and a null list element of strings is empty", () => {
     expect(
-      v.parse(Result040Schema, { cniVersion: null, interfaces: null, ips: [{ version: null, address: "10.0.0.1/8", gateway: null, interface: null }], dns: null }),
+      v.parse(Result040Schema, {
+        cniVersion: null,
+        interfaces: null,
+        ips: [{ version: null, address: "10.0.0.1/8", gateway: null, interface: null }],
+        dns: null,
+      }),
     ).toEqual({ cniVersion: "", ips: [{ version: "", address: "10.0.0.1/8" }], dns: {} });
     expect(v.parse(Result020Schema, { dns: { search: [null, "a"] } }).dns).toEqual({ search: ["", "a"] });
   });
@@ -136,14 +145,18 @@ describe("result schemas decode null and empty values like Go", () => {
   });
 
   test("unknown keys are ignored, as Go ignores them", () => {
-    expect(v.parse(Result100Schema, { cniVersion: "1.0.0", ips: [{ address: "10.0.0.1/8", version: "4" }], extra: 1 })).toEqual({
+    expect(
+      v.parse(Result100Schema, { cniVersion: "1.0.0", ips: [{ address: "10.0.0.1/8", version: "4" }], extra: 1 }),
+    ).toEqual({
       cniVersion: "1.0.0",
       ips: [{ address: "10.0.0.1/8" }],
     });
   });
 
   test("a 1.x result drops an empty dns while 0.x keep it as {}", () => {
-    expect(v.parse(Result100Schema, { cniVersion: "1.0.0", dns: { nameservers: [] } })).toEqual({ cniVersion: "1.0.0" });
+    expect(v.parse(Result100Schema, { cniVersion: "1.0.0", dns: { nameservers: [] } })).toEqual({
+      cniVersion: "1.0.0",
+    });
     expect(v.parse(Result040Schema, { cniVersion: "0.4.0" })).toEqual({ cniVersion: "0.4.0", dns: {} });
   });
 });

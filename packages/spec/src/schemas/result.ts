@@ -23,7 +23,8 @@ import type {
 } from "../types.ts";
 import { cidrText, goList, goOptional, goOptionalInt, goStringField, goStringList, goStruct, ipField } from "./_go.ts";
 
-const nonEmpty = <T>(list: readonly T[] | null | undefined): list is T[] => list !== null && list !== undefined && list.length > 0;
+const nonEmpty = <T>(list: readonly T[] | null | undefined): list is T[] =>
+  list !== null && list !== undefined && list.length > 0;
 
 /** A route (`types.Route`): dst, gw, and the 1.1 fields; mtu/advmss/priority 0 mean unset. */
 export const RouteSchema = v.pipe(
@@ -84,7 +85,12 @@ export const IPConfig020Schema = v.pipe(
 /** A 0.1.0/0.2.0 result (§3.2); `dns` is always present, possibly `{}` (R02-2). */
 export const Result020Schema = v.pipe(
   goStruct(
-    { cniVersion: goStringField, ip4: goOptional(IPConfig020Schema), ip6: goOptional(IPConfig020Schema), dns: dnsField },
+    {
+      cniVersion: goStringField,
+      ip4: goOptional(IPConfig020Schema),
+      ip6: goOptional(IPConfig020Schema),
+      dns: dnsField,
+    },
     "Result",
   ),
   v.transform(

@@ -10,7 +10,12 @@ function failure(schema: v.GenericSchema, input: unknown): string {
 
 describe("ErrorSchema (§4.1)", () => {
   test("the spec's error example parses", () => {
-    const example = { cniVersion: "1.1.0", code: 7, msg: "Invalid Configuration", details: "Network 192.168.0.0/31 too small to allocate from." };
+    const example = {
+      cniVersion: "1.1.0",
+      code: 7,
+      msg: "Invalid Configuration",
+      details: "Network 192.168.0.0/31 too small to allocate from.",
+    };
     expect(v.parse(ErrorSchema, example)).toEqual(example);
   });
 
@@ -37,7 +42,9 @@ describe("VersionInfoSchema (VER-6)", () => {
   });
 
   test("missing supportedVersions is an error except for a 0.2.0 reply", () => {
-    expect(failure(VersionInfoSchema, { cniVersion: "1.0.0", supportedVersions: [] })).toBe("missing field supportedVersions");
+    expect(failure(VersionInfoSchema, { cniVersion: "1.0.0", supportedVersions: [] })).toBe(
+      "missing field supportedVersions",
+    );
     expect(v.parse(VersionInfoSchema, { cniVersion: "0.2.0" }).supportedVersions).toEqual(["0.1.0", "0.2.0"]);
   });
 });

@@ -11,7 +11,8 @@ import { createLinuxFirewall } from "../linux-firewall.ts";
 import { inNetns } from "../../testing/linux.ts";
 
 const root = canUseRealKernel();
-if (!root && process.env.CI === "true") throw new Error("the nfnetlink backend tests must run under CI: run them as root");
+if (!root && process.env.CI === "true")
+  throw new Error("the nfnetlink backend tests must run under CI: run them as root");
 if (!root) console.warn("skipping the nfnetlink backend tests: they need root (CI runs them as root)");
 
 const T = { family: "ip", table: "t" } as const;
@@ -36,7 +37,10 @@ describe.skipIf(!root)("the nfnetlink backend", () => {
           afterNftRead: () => {
             if (raced || !armed) return;
             raced = true; // a concurrent DEL of the same container removes one rule first
-            const handle = /accept comment "c1" # handle (\d+)/.exec(inNetns(name, ["nft", "-a", "list", "chain", "ip", "t", "c"]))?.[1] ?? "";
+            const handle =
+              /accept comment "c1" # handle (\d+)/.exec(
+                inNetns(name, ["nft", "-a", "list", "chain", "ip", "t", "c"]),
+              )?.[1] ?? "";
             inNetns(name, ["nft", "delete", "rule", "ip", "t", "c", "handle", handle]);
           },
         });
@@ -64,8 +68,13 @@ describe.skipIf(!root)("the nfnetlink backend", () => {
             return exec(argv, stdin);
           },
         });
-        await fw.apply([...setup, { op: "nft.rule.add", ...T, chain: "c", rule: "ct state established,related accept", comment: "c2" }]);
-        const rules = (await fw.nftTable("ip", "t"))?.find((c) => c.name === "c")?.rules.map(({ rule, comment }) => ({ rule, comment }));
+        await fw.apply([
+          ...setup,
+          { op: "nft.rule.add", ...T, chain: "c", rule: "ct state established,related accept", comment: "c2" },
+        ]);
+        const rules = (await fw.nftTable("ip", "t"))
+          ?.find((c) => c.name === "c")
+          ?.rules.map(({ rule, comment }) => ({ rule, comment }));
         expect(rules).toEqual([
           { rule: "ip saddr 198.18.0.5 accept", comment: "c1" },
           { rule: "ip saddr 198.18.0.6 accept", comment: "c1" },

@@ -18,10 +18,15 @@ import { readTable } from "./reader.ts";
 import { NfnlSocket } from "./socket.ts";
 
 /** Opens the socket (in `ns` when given) and returns the backend; `afterRead` is a test hook. */
-export async function createNfnlBackend(ns: string | undefined, fallback: NftBackend, afterRead?: () => void): Promise<NftBackend> {
+export async function createNfnlBackend(
+  ns: string | undefined,
+  fallback: NftBackend,
+  afterRead?: () => void,
+): Promise<NftBackend> {
   const s = await NfnlSocket.open(ns);
   // nft's own words would be "Error: Could not process rule: <strerror>"; ours name the transport.
-  const refused = (e: unknown): FirewallError => new FirewallError(`nft transaction over nfnetlink: ${e instanceof Error ? e.message : String(e)}`);
+  const refused = (e: unknown): FirewallError =>
+    new FirewallError(`nft transaction over nfnetlink: ${e instanceof Error ? e.message : String(e)}`);
 
   function list(family: NftFamily, table: string): NftChainState[] | undefined {
     try {

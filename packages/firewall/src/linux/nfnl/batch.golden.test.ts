@@ -57,7 +57,9 @@ describe("the nfnetlink batch", () => {
   }
 
   test("asks the kernel to acknowledge every message inside the batch", () => {
-    for (const line of script("add").split("\n").filter((l) => l !== "")) {
+    for (const line of script("add")
+      .split("\n")
+      .filter((l) => l !== "")) {
       const bytes = lineMessage(line).build(1);
       expect(new DataView(bytes.buffer, bytes.byteOffset).getUint16(6, true) & C.NLM_F.ACK).toBe(C.NLM_F.ACK);
     }

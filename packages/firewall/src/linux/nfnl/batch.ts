@@ -45,10 +45,13 @@ export function lineMessage(line: string): MessageBuilder {
     if (m[3] !== undefined) msg.bytes(C.TABLE.USERDATA, commentUserdata(m[3]));
     return msg;
   }
-  if ((m = /^delete table (\S+) (\S+)$/.exec(line))) return nftMessage(type(C.MSG.DELTABLE), DEL, familyOf(m[1] as string)).str(C.TABLE.NAME, m[2] as string);
+  if ((m = /^delete table (\S+) (\S+)$/.exec(line)))
+    return nftMessage(type(C.MSG.DELTABLE), DEL, familyOf(m[1] as string)).str(C.TABLE.NAME, m[2] as string);
   if ((m = /^add chain (\S+) (\S+) (\S+)(?: \{ (.*) \})?$/.exec(line))) {
     const family = m[1] as string;
-    const msg = nftMessage(type(C.MSG.NEWCHAIN), ADD, familyOf(family)).str(C.CHAIN.TABLE, m[2] as string).str(C.CHAIN.NAME, m[3] as string);
+    const msg = nftMessage(type(C.MSG.NEWCHAIN), ADD, familyOf(family))
+      .str(C.CHAIN.TABLE, m[2] as string)
+      .str(C.CHAIN.NAME, m[3] as string);
     const spec = m[4] ?? "";
     const base = /type (\S+) hook (\S+) priority (\S+) ;/.exec(spec);
     if (base !== null) {
@@ -69,15 +72,22 @@ export function lineMessage(line: string): MessageBuilder {
     return msg;
   }
   if ((m = /^flush chain (\S+) (\S+) (\S+)$/.exec(line))) {
-    return nftMessage(type(C.MSG.DELRULE), DEL, familyOf(m[1] as string)).str(C.RULE.TABLE, m[2] as string).str(C.RULE.CHAIN, m[3] as string);
+    return nftMessage(type(C.MSG.DELRULE), DEL, familyOf(m[1] as string))
+      .str(C.RULE.TABLE, m[2] as string)
+      .str(C.RULE.CHAIN, m[3] as string);
   }
   if ((m = /^delete chain (\S+) (\S+) (\S+)$/.exec(line))) {
-    return nftMessage(type(C.MSG.DELCHAIN), DEL, familyOf(m[1] as string)).str(C.CHAIN.TABLE, m[2] as string).str(C.CHAIN.NAME, m[3] as string);
+    return nftMessage(type(C.MSG.DELCHAIN), DEL, familyOf(m[1] as string))
+      .str(C.CHAIN.TABLE, m[2] as string)
+      .str(C.CHAIN.NAME, m[3] as string);
   }
   if ((m = /^delete rule (\S+) (\S+) (\S+) handle (\d+)$/.exec(line))) {
     const handle = new Uint8Array(8);
     new DataView(handle.buffer).setBigUint64(0, BigInt(m[4] as string));
-    return nftMessage(type(C.MSG.DELRULE), DEL, familyOf(m[1] as string)).str(C.RULE.TABLE, m[2] as string).str(C.RULE.CHAIN, m[3] as string).bytes(C.RULE.HANDLE, handle);
+    return nftMessage(type(C.MSG.DELRULE), DEL, familyOf(m[1] as string))
+      .str(C.RULE.TABLE, m[2] as string)
+      .str(C.RULE.CHAIN, m[3] as string)
+      .bytes(C.RULE.HANDLE, handle);
   }
   if ((m = /^(add|insert) rule (\S+) (\S+) (\S+) (.*?)(?: comment "([^"]*)")?$/.exec(line))) {
     const family = m[2] as string;

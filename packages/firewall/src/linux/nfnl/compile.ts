@@ -38,7 +38,17 @@ export const ADDR_OFFSET = { 4: { saddr: 12, daddr: 16 }, 6: { saddr: 8, daddr: 
 /** The transport header's port offsets. */
 export const PORT_OFFSET = { sport: 0, dport: 2 } as const;
 /** fib `type` names by RTN_* number. */
-export const RTN_TYPES = ["unspec", "unicast", "local", "broadcast", "anycast", "multicast", "blackhole", "unreachable", "prohibit"] as const;
+export const RTN_TYPES = [
+  "unspec",
+  "unicast",
+  "local",
+  "broadcast",
+  "anycast",
+  "multicast",
+  "blackhole",
+  "unreachable",
+  "prohibit",
+] as const;
 
 const be16 = (n: number): Uint8Array => Uint8Array.of((n >> 8) & 0xff, n & 0xff);
 const le32 = (n: number): Uint8Array => Uint8Array.of(n & 0xff, (n >> 8) & 0xff, (n >> 16) & 0xff, (n >>> 24) & 0xff);
@@ -55,12 +65,21 @@ function addrMatch(family: 4 | 6, field: "saddr" | "daddr", op: "eq" | "neq", te
   const bytes = addrBytes(addr, family);
   const prefix = len === undefined ? full * 8 : Number(len);
   if (!Number.isInteger(prefix) || prefix < 0 || prefix > full * 8) throw new Unsupported(`prefix ${text}`);
-  const mask = new Uint8Array(full).map((_, i) => (prefix >= 8 * (i + 1) ? 0xff : prefix <= 8 * i ? 0 : (0xff << (8 - (prefix - 8 * i))) & 0xff));
+  const mask = new Uint8Array(full).map((_, i) =>
+    prefix >= 8 * (i + 1) ? 0xff : prefix <= 8 * i ? 0 : (0xff << (8 - (prefix - 8 * i))) & 0xff,
+  );
   if (bytes.some((b, i) => (b & (mask[i] as number)) !== b)) throw new Unsupported(`host bits in ${text}`);
   const offset = ADDR_OFFSET[family][field];
-  if (prefix === full * 8) return [{ k: "payload", base: "nh", offset, len: full, dreg: 1 }, { k: "cmp", op, sreg: 1, data: bytes }];
+  if (prefix === full * 8)
+    return [
+      { k: "payload", base: "nh", offset, len: full, dreg: 1 },
+      { k: "cmp", op, sreg: 1, data: bytes },
+    ];
   if (prefix > 0 && prefix % 8 === 0) {
-    return [{ k: "payload", base: "nh", offset, len: prefix / 8, dreg: 1 }, { k: "cmp", op, sreg: 1, data: bytes.slice(0, prefix / 8) }];
+    return [
+      { k: "payload", base: "nh", offset, len: prefix / 8, dreg: 1 },
+      { k: "cmp", op, sreg: 1, data: bytes.slice(0, prefix / 8) },
+    ];
   }
   return [
     { k: "payload", base: "nh", offset, len: full, dreg: 1 },
@@ -71,7 +90,10 @@ function addrMatch(family: 4 | 6, field: "saddr" | "daddr", op: "eq" | "neq", te
 
 /** `A`, `A:P`, `[A6]:P` of a `dnat to` / `snat to`. */
 function natTarget(text: string, family: 4 | 6): { addr: Uint8Array; port?: number } {
-  const m = family === 6 ? /^\[([^\]]+)\](?::(\d+))?$/.exec(text) ?? /^([^[\]]+)()$/.exec(text) : /^([^:]+)(?::(\d+))?$/.exec(text);
+  const m =
+    family === 6
+      ? (/^\[([^\]]+)\](?::(\d+))?$/.exec(text) ?? /^([^[\]]+)()$/.exec(text))
+      : /^([^:]+)(?::(\d+))?$/.exec(text);
   if (m === null) throw new Unsupported(`nat target ${text}`);
   return { addr: addrBytes(m[1] as string, family), ...(m[2] !== undefined && m[2] !== "" && { port: port(m[2]) }) };
 }
@@ -89,14 +111,21 @@ export function compileRule(family: string, text: string): Expr[] {
     if ((w === "ip" || w === "ip6") && (t[i] === "saddr" || t[i] === "daddr")) {
       const want = w === "ip" ? 4 : 6;
       if (family === "inet" && l3 !== want) {
-        out.push({ k: "meta", key: "nfproto", dreg: 1 }, { k: "cmp", op: "eq", sreg: 1, data: Uint8Array.of(want === 4 ? C.NFPROTO.ip : C.NFPROTO.ip6) });
+        out.push(
+          { k: "meta", key: "nfproto", dreg: 1 },
+          { k: "cmp", op: "eq", sreg: 1, data: Uint8Array.of(want === 4 ? C.NFPROTO.ip : C.NFPROTO.ip6) },
+        );
         l3 = want;
       }
       if (l3 !== want) throw new Unsupported(`${w} match in a ${family} table`);
       const field = next() as "saddr" | "daddr";
       const op = negated();
       out.push(...addrMatch(want, field, op, next() ?? ""));
-    } else if ((w === "tcp" || w === "udp" || w === "sctp") && (t[i] === "dport" || t[i] === "sport") && family !== "bridge") {
+    } else if (
+      (w === "tcp" || w === "udp" || w === "sctp") &&
+      (t[i] === "dport" || t[i] === "sport") &&
+      family !== "bridge"
+    ) {
       const field = next() as "dport" | "sport";
       const op = negated();
       const n = port(next());
@@ -111,7 +140,10 @@ export function compileRule(family: string, text: string): Expr[] {
       const op = negated();
       const type = RTN_TYPES.indexOf((next() ?? "") as (typeof RTN_TYPES)[number]);
       if (type < 0) throw new Unsupported("fib type");
-      out.push({ k: "fib", flags: C.FIB_F_DADDR, result: C.FIB_RESULT_ADDRTYPE, dreg: 1 }, { k: "cmp", op, sreg: 1, data: le32(type) });
+      out.push(
+        { k: "fib", flags: C.FIB_F_DADDR, result: C.FIB_RESULT_ADDRTYPE, dreg: 1 },
+        { k: "cmp", op, sreg: 1, data: le32(type) },
+      );
     } else if (w === "iifname" || w === "oifname") {
       const op = negated();
       const name = /^"([^"*\\]{1,15})"$/.exec(next() ?? "")?.[1];
@@ -124,7 +156,10 @@ export function compileRule(family: string, text: string): Expr[] {
       const op = negated();
       const mac = next() ?? "";
       if (!/^([0-9a-f]{2}:){5}[0-9a-f]{2}$/.test(mac)) throw new Unsupported(`mac ${mac}`);
-      out.push({ k: "payload", base: "ll", offset, len: 6, dreg: 1 }, { k: "cmp", op, sreg: 1, data: Uint8Array.from(mac.split(":").map((h) => Number.parseInt(h, 16))) });
+      out.push(
+        { k: "payload", base: "ll", offset, len: 6, dreg: 1 },
+        { k: "cmp", op, sreg: 1, data: Uint8Array.from(mac.split(":").map((h) => Number.parseInt(h, 16))) },
+      );
     } else if (w === "counter") {
       out.push({ k: "counter" });
     } else if (w === "masquerade" && family !== "bridge") {

@@ -12,10 +12,29 @@ export const NFNL_MSG_BATCH_BEGIN = 0x10;
 export const NFNL_MSG_BATCH_END = 0x11;
 
 /** NFT_MSG_* message types. */
-export const MSG = { NEWTABLE: 0, GETTABLE: 1, DELTABLE: 2, NEWCHAIN: 3, GETCHAIN: 4, DELCHAIN: 5, NEWRULE: 6, GETRULE: 7, DELRULE: 8 } as const;
+export const MSG = {
+  NEWTABLE: 0,
+  GETTABLE: 1,
+  DELTABLE: 2,
+  NEWCHAIN: 3,
+  GETCHAIN: 4,
+  DELCHAIN: 5,
+  NEWRULE: 6,
+  GETRULE: 7,
+  DELRULE: 8,
+} as const;
 
 /** nlmsg flags. */
-export const NLM_F = { REQUEST: 0x1, ACK: 0x4, ROOT: 0x100, MATCH: 0x200, DUMP: 0x300, EXCL: 0x200, CREATE: 0x400, APPEND: 0x800 } as const;
+export const NLM_F = {
+  REQUEST: 0x1,
+  ACK: 0x4,
+  ROOT: 0x100,
+  MATCH: 0x200,
+  DUMP: 0x300,
+  EXCL: 0x200,
+  CREATE: 0x400,
+  APPEND: 0x800,
+} as const;
 
 /** Marks an attribute as nested, as libnftnl does. */
 export const NLA_F_NESTED = 0x8000;
@@ -68,7 +87,15 @@ export const FIB = { DREG: 1, RESULT: 2, FLAGS: 3 } as const;
 export const FIB_RESULT_ADDRTYPE = 3;
 export const FIB_F_DADDR = 2;
 export const RTN_LOCAL = 2;
-export const NAT = { TYPE: 1, FAMILY: 2, REG_ADDR_MIN: 3, REG_ADDR_MAX: 4, REG_PROTO_MIN: 5, REG_PROTO_MAX: 6, FLAGS: 7 } as const;
+export const NAT = {
+  TYPE: 1,
+  FAMILY: 2,
+  REG_ADDR_MIN: 3,
+  REG_ADDR_MAX: 4,
+  REG_PROTO_MIN: 5,
+  REG_PROTO_MAX: 6,
+  FLAGS: 7,
+} as const;
 export const NAT_TYPE = { snat: 0, dnat: 1 } as const;
 export const NAT_RANGE_MAP_IPS = 1;
 export const NAT_RANGE_PROTO_SPECIFIED = 2;

@@ -33,7 +33,9 @@ export function putBe32(m: MessageBuilder, type: number, n: number): MessageBuil
 }
 
 function value(m: MessageBuilder, type: number, data: Uint8Array): void {
-  m.nest(type | C.NLA_F_NESTED).bytes(C.DATA.VALUE, data).end();
+  m.nest(type | C.NLA_F_NESTED)
+    .bytes(C.DATA.VALUE, data)
+    .end();
 }
 
 const NAMES: Record<Exclude<Expr["k"], "unknown">, string> = {
@@ -109,11 +111,14 @@ export function encodeExpr(m: MessageBuilder, e: Expr): void {
   m.end().end();
 }
 
-const u32 = (v: DataView | undefined): number | undefined => (v === undefined || v.byteLength < 4 ? undefined : v.getUint32(0));
-const i32 = (v: DataView | undefined): number | undefined => (v === undefined || v.byteLength < 4 ? undefined : v.getInt32(0));
+const u32 = (v: DataView | undefined): number | undefined =>
+  v === undefined || v.byteLength < 4 ? undefined : v.getUint32(0);
+const i32 = (v: DataView | undefined): number | undefined =>
+  v === undefined || v.byteLength < 4 ? undefined : v.getInt32(0);
 const bytesOf = (v: DataView | undefined): Uint8Array | undefined =>
   v === undefined ? undefined : new Uint8Array(v.buffer, v.byteOffset, v.byteLength).slice();
-const dataValue = (v: DataView | undefined): Uint8Array | undefined => (v === undefined ? undefined : bytesOf(attrs(v).get(C.DATA.VALUE)));
+const dataValue = (v: DataView | undefined): Uint8Array | undefined =>
+  v === undefined ? undefined : bytesOf(attrs(v).get(C.DATA.VALUE));
 const keyOf = <T extends Record<string, number>>(table: T, n: number | undefined): keyof T | undefined =>
   (Object.keys(table) as (keyof T)[]).find((k) => table[k] === n);
 
@@ -128,7 +133,8 @@ export function decodeExpr(elem: DataView): Expr {
     case "payload": {
       const base = keyOf(C.PAYLOAD_BASE, u32(x.get(C.PAYLOAD.BASE)));
       const [offset, len, dreg] = [u32(x.get(C.PAYLOAD.OFFSET)), u32(x.get(C.PAYLOAD.LEN)), u32(x.get(C.PAYLOAD.DREG))];
-      if (base === undefined || offset === undefined || len === undefined || dreg === undefined) return { k: "unknown", name: "payload write" };
+      if (base === undefined || offset === undefined || len === undefined || dreg === undefined)
+        return { k: "unknown", name: "payload write" };
       return { k: "payload", base, offset, len, dreg };
     }
     case "meta": {
@@ -139,7 +145,9 @@ export function decodeExpr(elem: DataView): Expr {
     case "cmp": {
       const op = keyOf(C.CMP_OP, u32(x.get(C.CMP.OP)));
       const data = dataValue(x.get(C.CMP.DATA));
-      return op === undefined || data === undefined ? unknown : { k: "cmp", op, sreg: u32(x.get(C.CMP.SREG)) ?? 0, data };
+      return op === undefined || data === undefined
+        ? unknown
+        : { k: "cmp", op, sreg: u32(x.get(C.CMP.SREG)) ?? 0, data };
     }
     case "bitwise": {
       const [mask, xor] = [dataValue(x.get(C.BITWISE.MASK)), dataValue(x.get(C.BITWISE.XOR))];
@@ -148,7 +156,12 @@ export function decodeExpr(elem: DataView): Expr {
       return { k: "bitwise", sreg: u32(x.get(C.BITWISE.SREG)) ?? 0, dreg: u32(x.get(C.BITWISE.DREG)) ?? 0, mask, xor };
     }
     case "fib":
-      return { k: "fib", flags: u32(x.get(C.FIB.FLAGS)) ?? 0, result: u32(x.get(C.FIB.RESULT)) ?? 0, dreg: u32(x.get(C.FIB.DREG)) ?? 0 };
+      return {
+        k: "fib",
+        flags: u32(x.get(C.FIB.FLAGS)) ?? 0,
+        result: u32(x.get(C.FIB.RESULT)) ?? 0,
+        dreg: u32(x.get(C.FIB.DREG)) ?? 0,
+      };
     case "immediate": {
       const dreg = u32(x.get(C.IMMEDIATE.DREG)) ?? 0;
       const data = x.get(C.IMMEDIATE.DATA);
@@ -179,7 +192,14 @@ export function decodeExpr(elem: DataView): Expr {
       // The kernel dumps each max register too, equal to its min for a single address or port.
       const addrMax = u32(x.get(C.NAT.REG_ADDR_MAX)) ?? addr;
       const protoMax = u32(x.get(C.NAT.REG_PROTO_MAX)) ?? proto;
-      if (type === undefined || addr === undefined || addrMax !== addr || protoMax !== proto || (flags & ~C.NAT_RANGE_MAP_IPS) !== want) return unknown;
+      if (
+        type === undefined ||
+        addr === undefined ||
+        addrMax !== addr ||
+        protoMax !== proto ||
+        (flags & ~C.NAT_RANGE_MAP_IPS) !== want
+      )
+        return unknown;
       if (fam !== C.NFPROTO.ip && fam !== C.NFPROTO.ip6) return unknown;
       return { k: "nat", type, family: fam === C.NFPROTO.ip ? 4 : 6, addr, ...(proto !== undefined && { proto }) };
     }

@@ -47,7 +47,16 @@ export function printRule(family: string, exprs: readonly Expr[]): string {
     const n1 = exprs[i + 1];
     const n2 = exprs[i + 2];
     const n3 = exprs[i + 3];
-    if (e.k === "meta" && e.key === "nfproto" && family === "inet" && n1?.k === "cmp" && n1.op === "eq" && n1.data.length === 1 && n2?.k === "payload" && n2.base === "nh") {
+    if (
+      e.k === "meta" &&
+      e.key === "nfproto" &&
+      family === "inet" &&
+      n1?.k === "cmp" &&
+      n1.op === "eq" &&
+      n1.data.length === 1 &&
+      n2?.k === "payload" &&
+      n2.base === "nh"
+    ) {
       l3 = n1.data[0] === C.NFPROTO.ip ? 4 : n1.data[0] === C.NFPROTO.ip6 ? 6 : fail("nfproto");
       i += 2;
     } else if (e.k === "payload" && e.base === "nh" && l3 !== undefined) {
@@ -63,24 +72,57 @@ export function printRule(family: string, exprs: readonly Expr[]): string {
       }
       if (cmp?.k !== "cmp" || e.len > full || e.len === 0) fail("address match");
       const data = (cmp as Extract<Expr, { k: "cmp" }>).data;
-      out.push(`${l3 === 4 ? "ip" : "ip6"} ${field} ${op(cmp)}${addrText(data, l3)}${prefix === full * 8 ? "" : `/${prefix}`}`);
+      out.push(
+        `${l3 === 4 ? "ip" : "ip6"} ${field} ${op(cmp)}${addrText(data, l3)}${prefix === full * 8 ? "" : `/${prefix}`}`,
+      );
       i += 2;
-    } else if (e.k === "meta" && e.key === "l4proto" && n1?.k === "cmp" && n1.op === "eq" && n1.data.length === 1 && n2?.k === "payload" && n2.base === "th" && n2.len === 2 && n3?.k === "cmp") {
+    } else if (
+      e.k === "meta" &&
+      e.key === "l4proto" &&
+      n1?.k === "cmp" &&
+      n1.op === "eq" &&
+      n1.data.length === 1 &&
+      n2?.k === "payload" &&
+      n2.base === "th" &&
+      n2.len === 2 &&
+      n3?.k === "cmp"
+    ) {
       const proto = (Object.entries(C.L4PROTO).find(([, v]) => v === n1.data[0])?.[0] ?? fail("l4proto")) as string;
       const field = Object.entries(PORT_OFFSET).find(([, o]) => o === n2.offset)?.[0] ?? fail("port offset");
       out.push(`${proto} ${field} ${op(n3)}${be16(n3.data)}`);
       i += 4;
-    } else if (e.k === "fib" && e.flags === C.FIB_F_DADDR && e.result === C.FIB_RESULT_ADDRTYPE && n1?.k === "cmp" && n1.data.length === 4) {
+    } else if (
+      e.k === "fib" &&
+      e.flags === C.FIB_F_DADDR &&
+      e.result === C.FIB_RESULT_ADDRTYPE &&
+      n1?.k === "cmp" &&
+      n1.data.length === 4
+    ) {
       const type = new DataView(n1.data.buffer, n1.data.byteOffset, 4).getUint32(0, true);
       out.push(`fib daddr type ${op(n1)}${RTN_TYPES[type] ?? fail("fib type")}`);
       i += 2;
-    } else if (e.k === "meta" && (e.key === "iifname" || e.key === "oifname") && n1?.k === "cmp" && n1.data.length === 16) {
+    } else if (
+      e.k === "meta" &&
+      (e.key === "iifname" || e.key === "oifname") &&
+      n1?.k === "cmp" &&
+      n1.data.length === 16
+    ) {
       const nul = n1.data.indexOf(0);
       if (nul <= 0 || n1.data.subarray(nul).some((b) => b !== 0)) fail("interface name");
       out.push(`${e.key} ${op(n1)}"${new TextDecoder().decode(n1.data.subarray(0, nul))}"`);
       i += 2;
-    } else if (e.k === "payload" && e.base === "ll" && family === "bridge" && e.len === 6 && (e.offset === 0 || e.offset === 6) && n1?.k === "cmp" && n1.data.length === 6) {
-      out.push(`ether ${e.offset === 6 ? "saddr" : "daddr"} ${op(n1)}${[...n1.data].map((b) => b.toString(16).padStart(2, "0")).join(":")}`);
+    } else if (
+      e.k === "payload" &&
+      e.base === "ll" &&
+      family === "bridge" &&
+      e.len === 6 &&
+      (e.offset === 0 || e.offset === 6) &&
+      n1?.k === "cmp" &&
+      n1.data.length === 6
+    ) {
+      out.push(
+        `ether ${e.offset === 6 ? "saddr" : "daddr"} ${op(n1)}${[...n1.data].map((b) => b.toString(16).padStart(2, "0")).join(":")}`,
+      );
       i += 2;
     } else if (e.k === "immediate" && e.dreg === 1 && (family === "ip" || family === "ip6")) {
       const fam = family === "ip" ? 4 : 6;
@@ -89,7 +131,11 @@ export function printRule(family: string, exprs: readonly Expr[]): string {
       if (natExpr?.k !== "nat") return fail("nat");
       const nat = natExpr;
       if (nat.family !== fam || nat.addr !== 1 || (portImm === undefined) !== (nat.proto === undefined)) fail("nat");
-      if (e.data.length !== (fam === 4 ? 4 : 16) || (portImm !== undefined && (portImm.data.length !== 2 || nat.proto !== 2))) fail("nat data");
+      if (
+        e.data.length !== (fam === 4 ? 4 : 16) ||
+        (portImm !== undefined && (portImm.data.length !== 2 || nat.proto !== 2))
+      )
+        fail("nat data");
       const addr = addrText(e.data, fam);
       const where = portImm === undefined ? addr : `${fam === 6 ? `[${addr}]` : addr}:${be16(portImm.data)}`;
       out.push(`${nat.type} to ${where}`);

@@ -52,12 +52,16 @@ export function readTable(s: NfnlSocket, family: string, table: string): NftChai
     throw e;
   }
   const chains = new Map<string, NftChainState>();
-  for (const p of s.request(nftMessage(type(C.MSG.GETCHAIN), C.NLM_F.REQUEST | C.NLM_F.DUMP, fam).str(C.CHAIN.TABLE, table))) {
+  for (const p of s.request(
+    nftMessage(type(C.MSG.GETCHAIN), C.NLM_F.REQUEST | C.NLM_F.DUMP, fam).str(C.CHAIN.TABLE, table),
+  )) {
     const a = attrs(p, 4);
     const name = attrStr(a.get(C.CHAIN.NAME));
     if (attrStr(a.get(C.CHAIN.TABLE)) === table && name !== undefined) chains.set(name, { name, rules: [] });
   }
-  for (const p of s.request(nftMessage(type(C.MSG.GETRULE), C.NLM_F.REQUEST | C.NLM_F.DUMP, fam).str(C.RULE.TABLE, table))) {
+  for (const p of s.request(
+    nftMessage(type(C.MSG.GETRULE), C.NLM_F.REQUEST | C.NLM_F.DUMP, fam).str(C.RULE.TABLE, table),
+  )) {
     const a = attrs(p, 4);
     if (attrStr(a.get(C.RULE.TABLE)) !== table) continue;
     const chain = chains.get(attrStr(a.get(C.RULE.CHAIN)) ?? "");
@@ -67,7 +71,11 @@ export function readTable(s: NfnlSocket, family: string, table: string): NftChai
     const exprs = [];
     if (list !== undefined) for (const elem of attrList(list)) exprs.push(decodeExpr(elem));
     const comment = userdataComment(a.get(C.RULE.USERDATA));
-    chain.rules.push({ rule: printRule(family, exprs), ...(comment !== undefined && { comment }), handle: Number(h.getBigUint64(0)) });
+    chain.rules.push({
+      rule: printRule(family, exprs),
+      ...(comment !== undefined && { comment }),
+      handle: Number(h.getBigUint64(0)),
+    });
   }
   return [...chains.values()];
 }

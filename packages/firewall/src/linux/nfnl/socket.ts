@@ -32,7 +32,11 @@ export function nftMessage(type: number, flags: number, family: number, resId = 
 
 /** The bytes of one batch: BATCH_BEGIN, `msgs`, BATCH_END, numbered from `firstSeq`. */
 export function batchBytes(msgs: readonly MessageBuilder[], firstSeq: number): Uint8Array {
-  const parts = [nftMessage(C.NFNL_MSG_BATCH_BEGIN, C.NLM_F.REQUEST, 0, C.NFNL_SUBSYS_NFTABLES), ...msgs, nftMessage(C.NFNL_MSG_BATCH_END, C.NLM_F.REQUEST, 0, C.NFNL_SUBSYS_NFTABLES)];
+  const parts = [
+    nftMessage(C.NFNL_MSG_BATCH_BEGIN, C.NLM_F.REQUEST, 0, C.NFNL_SUBSYS_NFTABLES),
+    ...msgs,
+    nftMessage(C.NFNL_MSG_BATCH_END, C.NLM_F.REQUEST, 0, C.NFNL_SUBSYS_NFTABLES),
+  ];
   const built = parts.map((m, i) => m.build(firstSeq + i).slice());
   const bytes = new Uint8Array(built.reduce((n, b) => n + b.length, 0));
   let at = 0;
