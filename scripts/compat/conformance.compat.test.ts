@@ -22,8 +22,21 @@ function justifiedSkip(row: Row): boolean {
   if (row.reason.includes("1.1.0")) return true; // GC, STATUS and 1.1-only cases (the reference stops at 1.0.0)
   if (!isRoot() && row.reason.startsWith("needs root")) return true;
   if (row.reason.startsWith('no executable "dummy"')) return true; // Debian's v1.1.1 has no dummy plugin
+  if (row.reason.startsWith('no executable "tap"')) return true; // nor tap
   return false;
 }
+
+/**
+ * Cases the reference fails where the spec is on the case's side, each with why: the
+ * reference's own deviation, which ours does not share (marked [DIFF] in our code).
+ */
+const REFERENCE_DEVIATIONS: Readonly<Record<string, string>> = {
+  // DEL-3: DEL must succeed when the interface is already gone; v1.1.1 and upstream
+  // main's host-device answer `failed to find "eth0"` to a second DEL.
+  "hd.del-idempotent host-device": "host-device's DEL is not idempotent",
+};
+
+const deviation = (r: Row): boolean => REFERENCE_DEVIATIONS[`${r.id} ${r.plugin}`] !== undefined;
 
 function describeRows(rows: readonly Row[]): string {
   return rows.map((r) => `${r.id} on ${r.plugin} (${r.rule}): ${r.status} ${r.reason}`).join("\n");
@@ -32,10 +45,17 @@ function describeRows(rows: readonly Row[]): string {
 describe.skipIf(skip !== undefined)("the conformance suite judges the reference plugins", () => {
   test("every case that applies to their versions passes, and every skip is justified", async () => {
     const rows = await runConformance({ dir: REFERENCE_PLUGINS, cases: ALL_CASES });
-    expect(describeRows(rows.filter((r) => r.status === "fail"))).toBe("");
+    expect(describeRows(rows.filter((r) => r.status === "fail" && !deviation(r)))).toBe("");
+    // Each listed deviation is still the reference's: when it is fixed, drop it from the list.
+    for (const key of Object.keys(REFERENCE_DEVIATIONS)) {
+      expect({ key, failed: rows.some((r) => `${r.id} ${r.plugin}` === key && r.status === "fail") }).toEqual({
+        key,
+        failed: true,
+      });
+    }
     expect(describeRows(rows.filter((r) => r.status === "skip" && !justifiedSkip(r)))).toBe("");
     // Every known plugin was there and judged, each by at least the framework cases.
-    for (const plugin of KNOWN_PLUGINS.filter((p) => p !== "dummy")) {
+    for (const plugin of KNOWN_PLUGINS.filter((p) => p !== "dummy" && p !== "tap")) {
       expect({ plugin, passed: rows.filter((r) => r.plugin === plugin && r.status === "pass").length > 5 }).toEqual({
         plugin,
         passed: true,
