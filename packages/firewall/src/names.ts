@@ -5,6 +5,10 @@
  * (SPEC 8.0 H-3, 8.5). Hashes are SHA-512 in lower-case hex; lengths count bytes, as Go's
  * slicing does.
  */
+import { goQuote } from "@tscni/spec/go";
+
+/** Go's `%q` (one home: `@tscni/spec/go`). */
+export { goQuote };
 
 /** iptables chain names the reference makes are exactly this long (utils.maxChainLength). */
 export const CHAIN_NAME_LENGTH = 28;
@@ -86,41 +90,4 @@ function cutBytes(text: string, max: number): string {
   // Back up over continuation bytes (10xxxxxx) so the cut falls on a character boundary.
   while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end--;
   return new TextDecoder().decode(bytes.subarray(0, end));
-}
-
-const GO_ESCAPES: Readonly<Record<string, string>> = {
-  "\x07": "\\a",
-  "\b": "\\b",
-  "\f": "\\f",
-  "\n": "\\n",
-  "\r": "\\r",
-  "\t": "\\t",
-  "\v": "\\v",
-  "\\": "\\\\",
-  '"': '\\"',
-};
-
-/** Go's `%q` for a string: a double-quoted literal with Go's escapes (strconv.Quote). */
-export function goQuote(text: string): string {
-  let out = '"';
-  for (const ch of text) {
-    const named = GO_ESCAPES[ch];
-    const cp = ch.codePointAt(0) ?? 0;
-    if (named !== undefined) out += named;
-    else if (cp < 0x20 || cp === 0x7f) out += `\\x${cp.toString(16).padStart(2, "0")}`;
-    else if (!isGoPrintable(cp))
-      out += cp > 0xffff ? `\\U${cp.toString(16).padStart(8, "0")}` : `\\u${cp.toString(16).padStart(4, "0")}`;
-    else out += ch;
-  }
-  return `${out}"`;
-}
-
-/**
- * Go's unicode.IsPrint for the characters that matter in names: letters, marks,
- * numbers, punctuation, symbols and the ASCII space; other spaces, format and control
- * characters (for example U+200B, U+00A0) are escaped.
- */
-function isGoPrintable(cp: number): boolean {
-  if (cp === 0x20) return true;
-  return /[\p{L}\p{M}\p{N}\p{P}\p{S}]/u.test(String.fromCodePoint(cp));
 }

@@ -6,6 +6,7 @@
  */
 import type { Route } from "@tscni/spec";
 import { type DhcpMessage, Opt, ipString, optIPs } from "./packet.ts";
+import { lenientCniArgs } from "@tscni/spec/cni-args";
 
 /** The reference's option names (options.go `optionNameToID`); any other option is a number 0-255. */
 export const OPTION_NAMES: Readonly<Record<string, number>> = {
@@ -59,11 +60,7 @@ export function prepareOptions(
   provide: readonly ProvideOption[],
   request: readonly RequestOption[],
 ): Map<number, Uint8Array> {
-  const args = new Map<string, string>();
-  for (const pair of cniArgs.split(";")) {
-    const at = pair.indexOf("=");
-    if (at >= 0) args.set(pair.slice(0, at), pair.slice(at + 1));
-  }
+  const args = lenientCniArgs(cniArgs);
   const enc = new TextEncoder();
   const out = new Map<number, Uint8Array>();
   for (const p of provide) {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { argValue, splitCniArgs as parseCniArgs } from "./split.ts";
+import { argValue, lenientCniArgs, splitCniArgs as parseCniArgs } from "./split.ts";
 
 describe("parseCniArgs", () => {
   test("reads K=V pairs separated by ; in order", () => {
@@ -54,4 +54,13 @@ describe("argValue", () => {
     expect(argValue(pairs, "K8S_POD_NAME")).toBe("c");
     expect(argValue(pairs, "MISSING")).toBeUndefined();
   });
+});
+
+test("lenientCniArgs reads CNI_ARGS as the reference's dhcp does: split at the first =, pieces without one ignored, a later key wins", () => {
+  expect([...lenientCniArgs("A=1;junk;B=x=y;A=2;;=z")]).toEqual([
+    ["A", "2"],
+    ["B", "x=y"],
+    ["", "z"],
+  ]);
+  expect(lenientCniArgs("").size).toBe(0);
 });

@@ -50,3 +50,18 @@ export function cnitoolArgs(value: string): [string, string][] {
     return kv;
   });
 }
+
+/**
+ * The reading the reference's dhcp IPAM gives `CNI_ARGS` (lease.go `prepareOptions`): each
+ * `;` piece split at its first `=`; a piece without one is ignored, a later key wins.
+ *
+ * @example lenientCniArgs("A=1;junk;B=x=y") // Map { "A" => "1", "B" => "x=y" }
+ */
+export function lenientCniArgs(value: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const piece of value.split(";")) {
+    const at = piece.indexOf("=");
+    if (at >= 0) out.set(piece.slice(0, at), piece.slice(at + 1));
+  }
+  return out;
+}

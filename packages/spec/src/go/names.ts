@@ -23,21 +23,39 @@ export function goJsonKind(value: unknown): string {
   return value === null ? "null" : "object";
 }
 
-/** Go's `%q` of a string: double quotes, backslash escapes, printable Unicode kept. */
-export function goQuote(s: string): string {
+const GO_ESCAPES: Readonly<Record<string, string>> = {
+  "\x07": "\\a",
+  "\b": "\\b",
+  "\f": "\\f",
+  "\n": "\\n",
+  "\r": "\\r",
+  "\t": "\\t",
+  "\v": "\\v",
+  "\\": "\\\\",
+  '"': '\\"',
+};
+
+/** Go's `%q` for a string: a double-quoted literal with Go's escapes (strconv.Quote). */
+export function goQuote(text: string): string {
   let out = '"';
-  for (const ch of s) {
-    const c = ch.codePointAt(0) ?? 0;
-    if (ch === '"' || ch === "\\") out += `\\${ch}`;
-    else if (ch === "\n") out += "\\n";
-    else if (ch === "\t") out += "\\t";
-    else if (ch === "\r") out += "\\r";
-    else if (ch === "\x07") out += "\\a";
-    else if (ch === "\b") out += "\\b";
-    else if (ch === "\f") out += "\\f";
-    else if (ch === "\v") out += "\\v";
-    else if (c < 0x20 || c === 0x7f) out += `\\x${c.toString(16).padStart(2, "0")}`;
+  for (const ch of text) {
+    const named = GO_ESCAPES[ch];
+    const cp = ch.codePointAt(0) ?? 0;
+    if (named !== undefined) out += named;
+    else if (cp < 0x20 || cp === 0x7f) out += `\\x${cp.toString(16).padStart(2, "0")}`;
+    else if (!isGoPrintable(cp))
+      out += cp > 0xffff ? `\\U${cp.toString(16).padStart(8, "0")}` : `\\u${cp.toString(16).padStart(4, "0")}`;
     else out += ch;
   }
   return `${out}"`;
+}
+
+/**
+ * Go's unicode.IsPrint for the characters that matter in names: letters, marks,
+ * numbers, punctuation, symbols and the ASCII space; other spaces, format and control
+ * characters (for example U+200B, U+00A0) are escaped.
+ */
+function isGoPrintable(cp: number): boolean {
+  if (cp === 0x20) return true;
+  return /[\p{L}\p{M}\p{N}\p{P}\p{S}]/u.test(String.fromCodePoint(cp));
 }
