@@ -63,6 +63,14 @@ export interface IptChainRemove {
   family: Family;
   table: IptTable;
   chain: string;
+  /**
+   * The attachment's ADD made the chain, so it is most likely there, and the only rules
+   * jumping to it are the `present` deletes of the same transaction: a backend may flush
+   * and remove it without reading (render-ipt-optimistic.ts). Without it, a read-free DEL
+   * proves the chain absent instead (`-N` then `-X`). When a guess is wrong the write
+   * fails whole and the backend reads and renders as usual (DEL-3).
+   */
+  present?: boolean;
 }
 
 /** Append the rule to the chain unless the chain already has it (AppendUnique). */
@@ -90,6 +98,13 @@ export interface IptRuleDelete {
   table: IptTable;
   chain: string;
   rule: IptRule;
+  /**
+   * The attachment's ADD wrote the rule (once), so it is most likely there: a backend may
+   * `-D` it without reading (render-ipt-optimistic.ts); if it is gone the write fails
+   * whole and the backend reads. A delete without it may go unread only when it jumps to
+   * a chain the transaction removes (its presence then fails that chain's `-X`).
+   */
+  present?: boolean;
 }
 
 /** The nftables families CNI plugins use. */

@@ -47,6 +47,10 @@ describe("planForwardDel", () => {
       "ipt.rule.delete 4 filter CNI-FORWARD -s 198.18.0.5/32 -j ACCEPT",
     ]);
   });
+
+  test("marks each rule present (ADD appended it once), so the backend may delete without reading", () => {
+    expect(planForwardDel([v4, v6]).every((o) => o.op === "ipt.rule.delete" && o.present === true)).toBe(true);
+  });
 });
 
 describe("planIsolation", () => {

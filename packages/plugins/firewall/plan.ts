@@ -47,12 +47,21 @@ export function planForwardAdd(adminChain: string, ips: readonly HostIp[]): Fire
 
 /**
  * iptables backend DEL (`delRules`): each address's rules deleted from CNI-FORWARD. The
- * chains, the jumps and the admin chain stay: other containers share them.
+ * chains, the jumps and the admin chain stay: other containers share them. ADD appended
+ * each rule once, so they are marked `present`: the backend deletes them without reading
+ * filter first and reads only when one is gone (render-ipt-optimistic.ts).
  */
 export function planForwardDel(ips: readonly HostIp[]): FirewallOp[] {
   return ips.flatMap((ip) =>
     containerRules(ip.cidr).map(
-      (rule): FirewallOp => ({ op: "ipt.rule.delete", family: ip.family, table: "filter", chain: FORWARD_CHAIN, rule }),
+      (rule): FirewallOp => ({
+        op: "ipt.rule.delete",
+        family: ip.family,
+        table: "filter",
+        chain: FORWARD_CHAIN,
+        rule,
+        present: true,
+      }),
     ),
   );
 }

@@ -151,10 +151,27 @@ describe("planIptablesDel and checkIptables", () => {
 
   test("DEL removes the container's chain and the legacy SN chain in each family", () => {
     const sn = formatChainName("net", "cid", "SN-");
-    expect(planIptablesDel(conf(), "cid", [4, 6])).toEqual([
+    expect(planIptablesDel(conf({ containerV4: undefined }), "cid", [4, 6])).toStrictEqual([
       { op: "ipt.chain.remove", family: 4, table: "nat", chain: DN },
       { op: "ipt.chain.remove", family: 4, table: "nat", chain: sn },
       { op: "ipt.chain.remove", family: 6, table: "nat", chain: DN },
+      { op: "ipt.chain.remove", family: 6, table: "nat", chain: sn },
+    ]);
+  });
+
+  test("DEL of a family whose address is known deletes ADD's entry rules and chain as present, the SN chain unguessed", () => {
+    const c = conf({ containerV6: V6 });
+    const add = planIptablesAdd(c, "cid", V6);
+    const entries = add.flatMap((o) =>
+      o.op === "ipt.rule.append" && o.chain === "CNI-HOSTPORT-DNAT"
+        ? [{ ...o, op: "ipt.rule.delete" as const, present: true }]
+        : [],
+    );
+    expect(entries.length).toBe(2);
+    const sn = formatChainName("net", "cid", "SN-");
+    expect(planIptablesDel(c, "cid", [6])).toStrictEqual([
+      ...entries,
+      { op: "ipt.chain.remove", family: 6, table: "nat", chain: DN, present: true },
       { op: "ipt.chain.remove", family: 6, table: "nat", chain: sn },
     ]);
   });

@@ -3,7 +3,7 @@
  * families that work, and CHECK's comparison with what `iptables-save` shows. Pure:
  * config and reads in, operations or a problem out.
  */
-import type { Family, FirewallOp, IptChainRemove, IptChainState, IptRule } from "@tscni/firewall";
+import type { Family, FirewallOp, IptablesOp, IptChainState, IptRule } from "@tscni/firewall";
 import type { IPNet } from "@tscni/spec/ipnet";
 import type { PortmapConfig } from "./config.ts";
 import {
@@ -52,17 +52,31 @@ export function planIptablesAdd(conf: PortmapConfig, containerID: string, contai
  * DEL for the given families (`unforwardPorts`): remove the container's chain and the
  * legacy `CNI-SN-` chain, each with every jump to it. Removing a chain that is not there
  * is no change, so the firewall writes nothing for a container already gone (DEL-3).
+ * When the container's address of a family is known, ADD made its chain and the entry
+ * rules jumping to it from the mappings, so those are marked `present` and the backend
+ * may delete them without reading nat first (render-ipt-optimistic.ts); the `CNI-SN-`
+ * chain is then proven absent in the same restore, or the backend reads and removes it.
  */
-export function planIptablesDel(
-  conf: PortmapConfig,
-  containerID: string,
-  families: readonly Family[],
-): IptChainRemove[] {
-  return families.flatMap((family) =>
-    [dnatChainName(conf.name, containerID), oldSnatChainName(conf.name, containerID)].map(
-      (chain): IptChainRemove => ({ op: "ipt.chain.remove", family, table: "nat", chain }),
-    ),
-  );
+export function planIptablesDel(conf: PortmapConfig, containerID: string, families: readonly Family[]): IptablesOp[] {
+  return families.flatMap((family): IptablesOp[] => {
+    const t = { family, table: "nat" } as const;
+    const net = family === 4 ? conf.containerV4 : conf.containerV6;
+    const entries: IptablesOp[] =
+      net === undefined
+        ? []
+        : dnatChain(conf, containerID, net).entryRules.map((rule) => ({
+            op: "ipt.rule.delete",
+            ...t,
+            chain: TOP_DNAT_CHAIN,
+            rule,
+            present: true,
+          }));
+    return [
+      ...entries,
+      { op: "ipt.chain.remove", ...t, chain: dnatChainName(conf.name, containerID), ...(net && { present: true }) },
+      { op: "ipt.chain.remove", ...t, chain: oldSnatChainName(conf.name, containerID) },
+    ];
+  });
 }
 
 const sameRule = (a: IptRule, b: IptRule): boolean => a.length === b.length && a.every((t, i) => t === b[i]);

@@ -6,6 +6,7 @@
 import type { NftChainState, NftFamily } from "@tscni/firewall";
 import type { PortmapConfig } from "./config.ts";
 import { planIptablesDel } from "./plan-iptables.ts";
+import { containerNets } from "./plan.ts";
 import { NFT_TABLE, planNftDel } from "./plan-nft.ts";
 import type { PortmapPorts } from "./ports.ts";
 
@@ -13,13 +14,17 @@ const message = (err: unknown): string => (err instanceof Error ? err.message : 
 
 /**
  * iptables (`unforwardPorts`): the container's `CNI-DN-` chain and the legacy `CNI-SN-`
- * chain, each with every jump to it, in both families. First as one transaction: the
+ * chain, each with every jump to it, in the families of the container's addresses (ADD
+ * wrote nothing in another; both when the previous result is unknown, as the
+ * reference). First as one transaction: the
  * firewall reads each family once and restores only what changes, so a second DEL writes
  * nothing (DEL-3). When that fails (one family's tools unusable, as on a host without
  * IPv6), each family is tried alone, and DEL fails only when neither works.
  */
 async function teardownIptables(ports: PortmapPorts, conf: PortmapConfig, containerID: string): Promise<void> {
-  const tx = planIptablesDel(conf, containerID, [4, 6]);
+  const known = containerNets(conf).map((n) => n.ip.family);
+  const families = known.length > 0 ? known : ([4, 6] as const);
+  const tx = planIptablesDel(conf, containerID, families);
   try {
     await ports.firewall.apply(tx);
     return;
@@ -27,14 +32,16 @@ async function teardownIptables(ports: PortmapPorts, conf: PortmapConfig, contai
     // Fall through to one family at a time.
   }
   const errors: string[] = [];
-  for (const family of [4, 6] as const) {
+  for (const family of families) {
     try {
       await ports.firewall.apply(tx.filter((op) => op.family === family));
     } catch (err) {
       errors.push(`(ip${family === 4 ? "" : "6"}tables) ${message(err)}`);
     }
   }
-  if (errors.length === 2) throw new Error(`neither iptables nor ip6tables is usable, ${errors.join(", ")}`);
+  if (errors.length < families.length) return;
+  if (families.length === 1) throw new Error(errors.join(", "));
+  throw new Error(`neither iptables nor ip6tables is usable, ${errors.join(", ")}`);
 }
 
 /**

@@ -10,6 +10,7 @@ import { FirewallError, type IptChainState } from "../firewall.ts";
 import type { Family, IptablesOp, IptTable } from "../ops.ts";
 import { iptTablesOf, renderIptRestore } from "../render-ipt.ts";
 import { renderIptFresh } from "../render-ipt-fresh.ts";
+import { renderIptOptimistic } from "../render-ipt-optimistic.ts";
 import { renderIptUndo } from "../undo-ipt.ts";
 import type { ToolExec } from "./exec.ts";
 import { parseIptablesSave } from "./ipt-save.ts";
@@ -18,7 +19,9 @@ import type { FirewallTools } from "./support.ts";
 
 /**
  * What one family's committed restore needs for an undo: the tables as they were, or for
- * a read-free write (render-ipt-fresh.ts) the restore input that takes it back.
+ * a read-free write (render-ipt-fresh.ts) the restore input that takes it back. A
+ * read-free DEL (render-ipt-optimistic.ts) has `""`: what it flushed was never read, and
+ * a DEL is best-effort (DEL-3), so a later family's failure does not bring it back.
  */
 export type IptCommitted =
   | { family: Family; before: Map<IptTable, IptChainState[]> }
@@ -51,7 +54,7 @@ export function createIptBackend(exec: ToolExec, tools: FirewallTools): IptBacke
       try {
         const tool = restoreTool(family);
         if ("undoInput" in c) {
-          if (tool !== undefined) runOrThrow(exec, [tool, "--noflush", "--wait"], c.undoInput);
+          if (tool !== undefined && c.undoInput !== "") runOrThrow(exec, [tool, "--noflush", "--wait"], c.undoInput);
           continue;
         }
         const { before } = c;
@@ -70,9 +73,19 @@ export function createIptBackend(exec: ToolExec, tools: FirewallTools): IptBacke
   function applyFamily(ops: readonly IptablesOp[], family: Family): IptCommitted | undefined {
     const tables = iptTablesOf(ops, family);
     if (tables.length === 0) return undefined;
+    const freshTool = restoreTool(family);
+    // A DEL of what the attachment's ADD made needs no read either: one restore of the
+    // guessed deletions; any wrong guess fails it whole, and we read as below.
+    const guess = renderIptOptimistic(ops, family);
+    if (
+      guess !== undefined &&
+      freshTool !== undefined &&
+      exec([freshTool, "--noflush", "--wait"], guess).exitCode === 0
+    ) {
+      return { family, undoInput: "" };
+    }
     // An ADD whose own chains are new needs no read: one restore, whatever the table holds.
     const fresh = renderIptFresh(ops, family);
-    const freshTool = restoreTool(family);
     if (
       fresh !== undefined &&
       freshTool !== undefined &&

@@ -61,14 +61,15 @@ describe("iptMasqSetup", () => {
 });
 
 describe("iptMasqTeardown", () => {
-  test("deletes both forms of the jump, then removes the chain (the reference's TeardownIPMasq)", () => {
-    expect(iptMasqTeardown([cidr("198.18.0.5/24")], "mynet", "ctr1")).toEqual([
+  test("deletes both forms of the jump, then removes the chain (the reference's TeardownIPMasq), marking what ADD made as present", () => {
+    expect(iptMasqTeardown([cidr("198.18.0.5/24")], "mynet", "ctr1")).toStrictEqual([
       {
         op: "ipt.rule.delete",
         family: 4,
         table: "nat",
         chain: "POSTROUTING",
         rule: ["-s", "198.18.0.5/32", ...tail(CHAIN)],
+        present: true,
       },
       {
         op: "ipt.rule.delete",
@@ -77,12 +78,12 @@ describe("iptMasqTeardown", () => {
         chain: "POSTROUTING",
         rule: ["-s", "198.18.0.0/24", ...tail(CHAIN)],
       },
-      { op: "ipt.chain.remove", family: 4, table: "nat", chain: CHAIN },
+      { op: "ipt.chain.remove", family: 4, table: "nat", chain: CHAIN, present: true },
     ]);
   });
 
-  test("removes the chain in both families when no address is known (the link already gone)", () => {
-    expect(iptMasqTeardown([], "mynet", "ctr1")).toEqual([
+  test("removes the chain in both families, guessing nothing, when no address is known (the link already gone)", () => {
+    expect(iptMasqTeardown([], "mynet", "ctr1")).toStrictEqual([
       { op: "ipt.chain.remove", family: 4, table: "nat", chain: CHAIN },
       { op: "ipt.chain.remove", family: 6, table: "nat", chain: CHAIN },
     ]);

@@ -96,7 +96,10 @@ export function iptMasqTeardown(ips: readonly IPNet[], net: string, cid: string)
       table: TABLE,
       chain: "POSTROUTING",
       rule: iptMasqJump(ipn, chain, comment),
+      // What ADD wrote (and the reference since v0.8): DEL may delete it unread.
+      present: true,
     });
+    // The older form is rare: unmarked, a copy of it fails the read-free -X and DEL reads.
     ops.push({
       op: "ipt.rule.delete",
       family,
@@ -106,6 +109,8 @@ export function iptMasqTeardown(ips: readonly IPNet[], net: string, cid: string)
     });
   }
   const families: Family[] = ips.length === 0 ? [4, 6] : [...new Set(ips.map(familyOf))];
-  for (const family of families) ops.push({ op: "ipt.chain.remove", family, table: TABLE, chain });
+  // With the addresses known, ADD made the chain in exactly their families (read-free DEL).
+  for (const family of families)
+    ops.push({ op: "ipt.chain.remove", family, table: TABLE, chain, ...(ips.length > 0 && { present: true }) });
   return ops;
 }
