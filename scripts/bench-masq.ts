@@ -1,152 +1,206 @@
 /**
  * bridge ADD and DEL with `ipMasq` (iptables, the default backend), ours against the
- * reference Go bridge v1.1.1 (/usr/lib/cni) in one interleaved run: in each round both
- * sides ADD the same number of containers and DEL them again, the order of the sides
- * alternating from round to round, so a busy machine weighs on both alike. Each side
- * has its own network, bridge and subnet; after a side's DELs no rule of it is left, so
- * each side starts its round on the same rule set. Each round also runs both sides
- * without `ipMasq`, so the cost of masquerading alone (with minus without) shows apart
- * from the plugin's own. Reported: the median of the rounds' medians, and the ratio
- * ours / reference. Run by `npm run bench` (BENCH_MASQ=0 skips
- * it) or alone as root: `bun run scripts/bench-masq.ts`.
+ * reference Go bridge v1.1.1 (/usr/lib/cni), every path side by side in one interleaved
+ * run. Five lanes, each with its own network, bridge and subnet:
  *
- * BENCH_MASQ_ROUNDS (default 10) and BENCH_MASQ_CONTAINERS (default 10) size the run.
- * BENCH_MASQ_VIA=cni makes every call a `cni add`/`cni del` of our binary on a one-plugin
- * list instead of a spawn of the plugin: ours then run in process (the fast path), the
- * reference's bridge is exec'd by our `cni` as any runtime would.
+ * - `ref exec` / `ours exec`: the plugin spawned per call, as a runtime that execs plugins;
+ * - `refcni` / `ours cni`: a cnitool-style runtime on a one-plugin list: the reference's
+ *   (scripts/compat/go/refcni, libcni) exec'ing the reference bridge, against our `cni
+ *   add`/`cni del`, which runs our bridge in process (the fast path);
+ * - `ours daemon`: `cni-shim` exec'd, forwarding to `cni daemon` (our plugins in process),
+ *   compared with the exec'd reference (what the shim replaces on a node).
+ *
+ * In each round every lane ADDs the same containers and DELs them again, with and without
+ * `ipMasq`, the lanes' order rotating from round to round so a busy machine weighs on all
+ * alike; after a lane's DELs no rule of it is left, so every lane starts on the same rule
+ * set. Without `ipMasq` shows the plugin's own cost, so masquerading's share (with minus
+ * without) shows apart. Reported: the median of the rounds' medians and the ratios. Run by
+ * `npm run bench` (BENCH_MASQ=0 skips it) or alone as root: `bun run scripts/bench-masq.ts`.
+ *
+ * BENCH_MASQ_ROUNDS (default 10) and BENCH_MASQ_CONTAINERS (default 10) size the run;
+ * BENCH_MASQ_LANES (comma list, default all) picks lanes.
  */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 
 const OURS = process.env.BENCH_BIN ?? new URL("../dist/bin", import.meta.url).pathname;
 const REFERENCE = "/usr/lib/cni";
 const ROUNDS = Number(process.env.BENCH_MASQ_ROUNDS ?? 10);
 const N = Number(process.env.BENCH_MASQ_CONTAINERS ?? 10);
-const VIA_CNI = process.env.BENCH_MASQ_VIA === "cni";
 
-type Side = "ours" | "reference";
-const DIRS: Record<Side, string> = { ours: OURS, reference: REFERENCE };
+const LANES = ["ref exec", "ours exec", "refcni", "ours cni", "ours daemon"] as const;
+type Lane = (typeof LANES)[number];
+const CHOSEN: Lane[] = LANES.filter((l) => (process.env.BENCH_MASQ_LANES ?? LANES.join(",")).split(",").includes(l));
 
-/** Through `cni`: the one-plugin list of `config` under BENCH_DIR, and the call's argv and env. */
-function viaCni(
-  side: Side,
-  command: "ADD" | "DEL",
-  cid: string,
-  netns: string,
-  config: { name: string; cniVersion: string },
-): { argv: string[]; env: Record<string, string> } {
-  const { name, cniVersion, ...plugin } = config;
-  const work = join(
-    process.env.BENCH_DIR ?? "",
-    `${name}-${(plugin as { ipMasq?: boolean }).ipMasq ? "masq" : "plain"}`,
-  );
-  mkdirSync(join(work, "net.d"), { recursive: true });
-  writeFileSync(join(work, "net.d", "10.conflist"), JSON.stringify({ cniVersion, name, plugins: [plugin] }));
-  const env = {
-    PATH: process.env.PATH ?? "",
-    NETCONFPATH: join(work, "net.d"),
-    CNI_PATH: DIRS[side],
-    CNI_CACHE_DIR: join(work, "cache"),
-    CNI_IFNAME: "eth0",
-  };
-  return { argv: [join(OURS, "cni"), command === "ADD" ? "add" : "del", name, netns], env };
+interface Ctx {
+  work: string;
+  refcni: string;
+  /** The daemon sockets, with and without ipMasq. */
+  socket: Record<"masq" | "plain", string>;
 }
 
-async function call(
-  side: Side,
-  command: "ADD" | "DEL",
-  cid: string,
-  netns: string,
-  config: { name: string; cniVersion: string },
-): Promise<number> {
-  const dir = DIRS[side];
-  const direct = {
-    argv: [join(dir, "bridge")],
-    env: {
-      PATH: process.env.PATH ?? "",
+/** The bridge config of a lane (its own bridge and subnet). */
+function bridgeConfig(ctx: Ctx, lane: Lane, masq: boolean) {
+  const k = LANES.indexOf(lane);
+  return {
+    cniVersion: "1.0.0",
+    name: `bench-masq-${k}-${masq ? "masq" : "plain"}`,
+    type: "bridge",
+    bridge: `tscnimq${k}`,
+    isGateway: true,
+    ipMasq: masq,
+    ipam: {
+      type: "host-local",
+      ranges: [[{ subnet: `198.18.${70 + k}.0/24` }]],
+      dataDir: join(ctx.work, `ipam-${k}`),
+    },
+  };
+}
+
+/** A one-plugin list of the lane's config in its own NETCONFPATH; returns the directory. */
+function listDir(ctx: Ctx, lane: Lane, masq: boolean): string {
+  const { name, cniVersion, ...plugin } = bridgeConfig(ctx, lane, masq);
+  const dir = join(ctx.work, "net.d", name);
+  if (!existsSync(dir)) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "10.conflist"), JSON.stringify({ cniVersion, name, plugins: [plugin] }));
+  }
+  return dir;
+}
+
+/** One call of `lane`: spawn, stdin, wait; the wall time in ms. */
+async function call(ctx: Ctx, lane: Lane, command: "ADD" | "DEL", i: number, netns: string, masq: boolean) {
+  const cid = `mq-${i}`;
+  const base = { PATH: process.env.PATH ?? "", CNI_IFNAME: "eth0" };
+  let argv: string[];
+  let env: Record<string, string>;
+  let stdin = "";
+  if (lane === "ref exec" || lane === "ours exec" || lane === "ours daemon") {
+    const dir = lane === "ref exec" ? REFERENCE : OURS;
+    argv = [join(dir, lane === "ours daemon" ? "cni-shim" : "bridge")];
+    env = {
+      ...base,
       CNI_COMMAND: command,
       CNI_CONTAINERID: cid,
       CNI_NETNS: netns,
-      CNI_IFNAME: "eth0",
-      CNI_ARGS: "",
+      // The shim needs the pod, as kubelet sends it; IgnoreUnknown lets the Go plugin accept it.
+      CNI_ARGS: `IgnoreUnknown=1;K8S_POD_NAMESPACE=bench;K8S_POD_NAME=p${i}`,
       CNI_PATH: dir,
-    },
-  };
-  const { argv, env } = VIA_CNI ? viaCni(side, command, cid, netns, config) : direct;
+    };
+    stdin = JSON.stringify(
+      lane === "ours daemon"
+        ? { cniVersion: "1.1.0", name: "shim", type: "cni-shim", socketPath: ctx.socket[masq ? "masq" : "plain"] }
+        : bridgeConfig(ctx, lane, masq),
+    );
+  } else {
+    const ref = lane === "refcni";
+    const name = bridgeConfig(ctx, lane, masq).name;
+    argv = [ref ? ctx.refcni : join(OURS, "cni"), command === "ADD" ? "add" : "del", name, netns];
+    env = {
+      ...base,
+      NETCONFPATH: listDir(ctx, lane, masq),
+      CNI_PATH: ref ? REFERENCE : OURS,
+      CNI_CACHE_DIR: join(ctx.work, `cache-${LANES.indexOf(lane)}`),
+    };
+  }
   const t0 = performance.now();
-  const proc = Bun.spawn(argv, {
-    env,
-    stdin: new TextEncoder().encode(JSON.stringify(config)),
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const out = await new Response(proc.stdout).text();
-  const code = await proc.exited;
+  const proc = Bun.spawn(argv, { env, stdin: new TextEncoder().encode(stdin), stdout: "pipe", stderr: "pipe" });
+  const [out, err, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   const ms = performance.now() - t0;
-  if (code !== 0) throw new Error(`${side} bridge ${command} failed: ${out}`);
+  if (code !== 0) throw new Error(`${lane} ${command} failed: ${out}${err}`);
   return ms;
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
+/** Starts `cni daemon` on the default network `masq` selects; returns its socket and a stop. */
+async function startDaemon(ctx: Ctx, masq: boolean): Promise<{ socket: string; stop: () => Promise<void> }> {
+  const { name, cniVersion, ...plugin } = bridgeConfig(ctx, "ours daemon", masq);
+  const confDir = join(ctx.work, `daemon-${masq ? "masq" : "plain"}`);
+  mkdirSync(confDir, { recursive: true });
+  writeFileSync(join(confDir, "10.conflist"), JSON.stringify({ cniVersion, name, plugins: [plugin] }));
+  const socket = join(confDir, "d.sock");
+  const args = ["--socket", socket, "--conf-dir", confDir, "--bin-dir", OURS, "--cache-dir", join(confDir, "cache")];
+  const proc = Bun.spawn([join(OURS, "cni"), "daemon", ...args], { stdout: "ignore", stderr: "ignore" });
+  while (!existsSync(socket)) await Bun.sleep(10);
+  return {
+    socket,
+    stop: async () => {
+      proc.kill("SIGTERM");
+      await proc.exited;
+    },
+  };
+}
+
 async function inner(): Promise<void> {
   const containers = (process.env.BENCH_NETNS ?? "").split(",").slice(0, N);
   const work = process.env.BENCH_DIR ?? "";
-  const config = (side: Side, i: number, ipMasq: boolean) => ({
-    cniVersion: "1.0.0",
-    name: `bench-masq-${side}`,
-    type: "bridge",
-    bridge: `tscnimq${i}`,
-    isGateway: true,
-    ipMasq,
-    ipam: { type: "host-local", ranges: [[{ subnet: `198.18.${70 + i}.0/24` }]], dataDir: join(work, "ipam") },
-  });
-  type Key = `${Side} ${boolean}`;
-  const rounds = new Map<Key, Record<"ADD" | "DEL", number[]>>();
-  for (let r = 0; r < ROUNDS; r++) {
-    const order: Side[] = r % 2 === 0 ? ["ours", "reference"] : ["reference", "ours"];
-    for (const side of order) {
-      for (const masq of [true, false]) {
-        const cfg = config(side, side === "ours" ? 0 : 1, masq);
-        const add: number[] = [];
-        const del: number[] = [];
-        for (const [i, ns] of containers.entries()) add.push(await call(side, "ADD", `mq${r}-${i}`, ns, cfg));
-        for (const [i, ns] of containers.entries()) del.push(await call(side, "DEL", `mq${r}-${i}`, ns, cfg));
-        const k: Key = `${side} ${masq}`;
-        const got = rounds.get(k) ?? { ADD: [], DEL: [] };
-        got.ADD.push(median(add));
-        got.DEL.push(median(del));
-        rounds.set(k, got);
+  let refcni = "";
+  if (CHOSEN.includes("refcni")) refcni = (await import("./compat/_reference.ts")).buildGo("refcni");
+  const ctx: Ctx = { work, refcni, socket: { masq: "", plain: "" } };
+  const daemons = CHOSEN.includes("ours daemon") ? [await startDaemon(ctx, true), await startDaemon(ctx, false)] : [];
+  ctx.socket = { masq: daemons[0]?.socket ?? "", plain: daemons[1]?.socket ?? "" };
+  const rounds = new Map<string, number[]>();
+  try {
+    for (let r = 0; r < ROUNDS; r++) {
+      const order = CHOSEN.map((_, k) => CHOSEN[(k + r) % CHOSEN.length] as Lane);
+      for (const lane of order) {
+        for (const masq of [true, false]) {
+          const add: number[] = [];
+          const del: number[] = [];
+          for (const [i, ns] of containers.entries()) add.push(await call(ctx, lane, "ADD", i, ns, masq));
+          for (const [i, ns] of containers.entries()) del.push(await call(ctx, lane, "DEL", i, ns, masq));
+          for (const [cmd, xs] of [
+            ["ADD", add],
+            ["DEL", del],
+          ] as const)
+            rounds.set(`${lane} ${masq} ${cmd}`, [...(rounds.get(`${lane} ${masq} ${cmd}`) ?? []), median(xs)]);
+        }
       }
     }
+  } finally {
+    for (const d of daemons) await d.stop();
   }
-  const m = (side: Side, masq: boolean, cmd: "ADD" | "DEL"): number =>
-    median(rounds.get(`${side} ${masq}`)?.[cmd] ?? []);
-  const load = (await import("node:os"))
-    .loadavg()
+  report(rounds, containers.length);
+}
+
+/** The table: per row, each lane's median and the ratios against the matching reference lane. */
+function report(rounds: Map<string, number[]>, n: number): void {
+  const m = (lane: Lane, masq: boolean, cmd: string): number => median(rounds.get(`${lane} ${masq} ${cmd}`) ?? []);
+  const load = loadavg()
     .map((l) => l.toFixed(2))
     .join(" ");
-  console.log(
-    `bridge with ipMasq (iptables)${VIA_CNI ? " through `cni add`/`cni del` (ours in process)" : ""}, ${ROUNDS} interleaved rounds of ${containers.length} containers, load average ${load}\n`,
-  );
-  console.log("| measurement | ours ms | reference ms | ratio |\n|---|---|---|---|");
-  const report: Record<string, number> = {};
-  const row = (label: string, ours: number, ref: number) =>
-    console.log(`| ${label} | ${ours.toFixed(1)} | ${ref.toFixed(1)} | ${(ours / ref).toFixed(2)}× |`);
-  for (const cmd of ["ADD", "DEL"] as const) {
-    const [ours, ref] = [m("ours", true, cmd), m("reference", true, cmd)];
-    const [oursBase, refBase] = [m("ours", false, cmd), m("reference", false, cmd)];
-    row(`bridge ${cmd} with ipMasq`, ours, ref);
-    row(`bridge ${cmd} without ipMasq`, oursBase, refBase);
-    row(`masquerading's share of ${cmd} (with minus without)`, ours - oursBase, ref - refBase);
-    Object.assign(report, {
-      [`masq.${cmd}.ours`]: ours,
-      [`masq.${cmd}.reference`]: ref,
-      [`plain.${cmd}.ours`]: oursBase,
-      [`plain.${cmd}.reference`]: refBase,
-    });
+  console.log(`bridge with ipMasq (iptables), ${ROUNDS} interleaved rounds of ${n} containers, load average ${load}\n`);
+  const against: Record<Lane, Lane> = {
+    "ref exec": "ref exec",
+    "ours exec": "ref exec",
+    refcni: "refcni",
+    "ours cni": "refcni",
+    "ours daemon": "ref exec",
+  };
+  const ratioCols = CHOSEN.filter((l) => !l.startsWith("ref") && CHOSEN.includes(against[l]));
+  console.log(`| ms | ${CHOSEN.join(" | ")} | ${ratioCols.map((l) => `${l} / ${against[l]}`).join(" | ")} |`);
+  console.log(`|---|${CHOSEN.map(() => "---|").join("")}${ratioCols.map(() => "---|").join("")}`);
+  const json: Record<string, number> = {};
+  const fmt = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : "-");
+  for (const cmd of ["ADD", "DEL"]) {
+    const rows: [string, (l: Lane) => number][] = [
+      [`${cmd} with ipMasq`, (l) => m(l, true, cmd)],
+      [`${cmd} without ipMasq`, (l) => m(l, false, cmd)],
+      [`masquerading's share of ${cmd}`, (l) => m(l, true, cmd) - m(l, false, cmd)],
+    ];
+    for (const [label, f] of rows) {
+      const ratios = ratioCols.map((l) => `${(f(l) / f(against[l])).toFixed(2)}×`);
+      console.log(`| ${label} | ${CHOSEN.map((l) => fmt(f(l))).join(" | ")} | ${ratios.join(" | ")} |`);
+      for (const l of CHOSEN) json[`${label} / ${l}`] = f(l);
+    }
   }
-  console.log(`\nJSON ${JSON.stringify(report)}`);
+  console.log(`\nJSON ${JSON.stringify(json)}`);
 }
 
 async function outer(): Promise<void> {
@@ -154,7 +208,7 @@ async function outer(): Promise<void> {
     console.error("bench-masq: needs root (it creates throwaway network namespaces)");
     process.exit(1);
   }
-  for (const [side, dir] of Object.entries(DIRS)) {
+  for (const [side, dir] of Object.entries({ ours: OURS, reference: REFERENCE })) {
     if (!existsSync(join(dir, "bridge"))) {
       console.error(`bench-masq: ${side}'s bridge is missing in ${dir}`);
       process.exit(1);
