@@ -1,10 +1,12 @@
 /**
- * `npm run bench` (its portmap part, also `bun run scripts/bench-portmap.ts`): the chain
- * bridge + portmap + firewall against the reference's (/usr/lib/cni, v1.1.1), all run by
- * our `cni add`/`cni del` with CAP_ARGS portMappings, interleaved call by call in one
- * throwaway host namespace, ours twice: in process (the default: `cni` runs its own
+ * `npm run bench` (its portmap part, also `bun run scripts/bench-portmap.ts`): two chains,
+ * bridge (ipMasq) + portmap + firewall with three mappings, and bridge + portmap with one
+ * mapping (issue 11 item 4c), against the reference's (/usr/lib/cni, v1.1.1), with
+ * CAP_ARGS portMappings, interleaved call by call in one throwaway host namespace. Ours
+ * twice through our `cni add`/`cni del`: in process (the default: `cni` runs its own
  * plugins inside itself) and one process per plugin (TSCNI_IN_PROCESS=0, as a runtime
- * that execs plugins sees us). Then portmap's ADD time as the nat table grows: 10 ADDs per
+ * that execs plugins sees us); the reference's twice: exec'd by our `cni`, and by the
+ * reference's own cnitool-style runtime (refcni, libcni; skipped without Go). Then portmap's ADD time as the nat table grows: 10 ADDs per
  * side on an empty table, then the table is filled with our portmap ADDs up to N
  * containers per side (the reference makes rules of the same shape), then 10 ADDs per
  * side again: the 1st against the Nth container.
@@ -13,7 +15,7 @@
  * containers per side for the growth run (default 500; 0 skips it); BENCH_IPTABLES=legacy
  * runs both sides with iptables-legacy (default: the system's iptables, iptables-nft here).
  */
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const OURS = new URL("../dist/bin", import.meta.url).pathname;
@@ -40,61 +42,99 @@ async function timed(argv: string[], env: Record<string, string>, stdin = ""): P
 async function inner(): Promise<void> {
   const netns = (process.env.BENCH_NETNS ?? "").split(",");
   const dir = process.env.BENCH_DIR ?? "";
-  const sides = [
-    { name: "tscni", bin: OURS, bridge: "tscnipmb0", subnet: "198.18.64.0/20", inProcess: "1" },
-    { name: "tscni-exec", bin: OURS, bridge: "tscnipmb2", subnet: "198.19.64.0/20", inProcess: "0" },
-    { name: "reference", bin: REF, bridge: "tscnipmb1", subnet: "198.18.80.0/20", inProcess: "1" },
+  let refcni: string | undefined;
+  if (CHAIN > 0) {
+    const { buildGo, missingReference } = await import("./compat/_reference.ts");
+    const why = missingReference({ plugins: true, go: true, ours: true });
+    if (why === undefined) refcni = buildGo("refcni");
+    else console.log(`reference (refcni): skipped (${why})`);
+  }
+  const cni = join(OURS, "cni");
+  const sides: Side[] = [
+    { name: "tscni", bin: OURS, runtime: cni, bridge: 0, subnet: 0, inProcess: "1" },
+    { name: "tscni-exec", bin: OURS, runtime: cni, bridge: 2, subnet: 1, inProcess: "0" },
+    { name: "reference", bin: REF, runtime: cni, bridge: 1, subnet: 2, inProcess: "1" },
+    ...(refcni === undefined
+      ? []
+      : [{ name: "reference (refcni)", bin: REF, runtime: refcni, bridge: 3, subnet: 3, inProcess: "1" }]),
   ];
-  const envOf = (side: (typeof sides)[number]): Record<string, string> => {
-    const confDir = join(dir, side.name, "net.d");
+  /** The side's env for one chain: its own list, bridge and subnet (the bridge+portmap chain a second set). */
+  const envOf = (side: Side, full: boolean): Record<string, string> => {
+    const tag = `${side.bridge}-${full ? "full" : "bp"}`;
+    const confDir = join(dir, tag, "net.d");
     mkdirSync(confDir, { recursive: true });
-    const ipam = { type: "host-local", ranges: [[{ subnet: side.subnet }]], dataDir: join(dir, side.name, "ipam") };
-    const plugins = [
-      { type: "bridge", bridge: side.bridge, isGateway: true, ipMasq: true, ipam },
-      { type: "portmap", capabilities: { portMappings: true } },
-      { type: "firewall" },
-    ];
-    const conf = { cniVersion: "1.0.0", name: `bench-pm-${side.name}`, plugins };
+    const subnet = `198.19.${64 + 16 * side.subnet}.0/20`;
+    const ipam = {
+      type: "host-local",
+      ranges: [[{ subnet: full ? subnet : subnet.replace("198.19.", "198.18.") }]],
+      dataDir: join(dir, tag, "ipam"),
+    };
+    const bridge = `tscnipmb${side.bridge + (full ? 0 : 4)}`;
+    const plugins = full
+      ? [
+          { type: "bridge", bridge, isGateway: true, ipMasq: true, ipam },
+          { type: "portmap", capabilities: { portMappings: true } },
+          { type: "firewall" },
+        ]
+      : [
+          { type: "bridge", bridge, isGateway: true, ipam },
+          { type: "portmap", capabilities: { portMappings: true } },
+        ];
+    const conf = { cniVersion: "1.0.0", name: `bench-pm-${tag}`, plugins };
     writeFileSync(join(confDir, "10-pm.conflist"), JSON.stringify(conf));
     return {
       PATH: PATH_ENV,
       NETCONFPATH: confDir,
       CNI_PATH: side.bin,
-      CNI_CACHE_DIR: join(dir, side.name, "cache"),
+      CNI_CACHE_DIR: join(dir, tag, "cache"),
       CNI_IFNAME: "eth0",
-      CAP_ARGS: JSON.stringify({ portMappings: MAPS }),
+      CAP_ARGS: JSON.stringify({ portMappings: full ? MAPS : MAPS.slice(0, 1) }),
       TSCNI_IN_PROCESS: side.inProcess,
     };
   };
-  const envs = sides.map(envOf);
-  const times: Record<string, number[]> = {};
-  const record = (k: string, ms: number) => (times[k] ??= []).push(ms);
-  const cni = join(OURS, "cni");
-  if (CHAIN > 0) await chain(sides, envs, netns, cni, times, record);
+  if (CHAIN > 0) {
+    for (const full of [true, false]) {
+      const envs = sides.map((s) => envOf(s, full));
+      const times: Record<string, number[]> = {};
+      const record = (k: string, ms: number) => (times[k] ??= []).push(ms);
+      await chain(full, sides, envs, netns, times, record);
+    }
+  }
   if (GROWTH > 0) await growth(netns[0]!);
 }
 
-/** The chain part: every side ADDs then DELs CHAIN containers, call by call interleaved. */
+/** One contender: whose plugins, run by which runtime, on which bridge and subnet (indices). */
+interface Side {
+  name: string;
+  bin: string;
+  runtime: string;
+  bridge: number;
+  subnet: number;
+  inProcess: string;
+}
+
+/** One chain: every side ADDs then DELs CHAIN containers, call by call interleaved, the order rotating. */
 async function chain(
-  sides: { name: string }[],
+  full: boolean,
+  sides: Side[],
   envs: Record<string, string>[],
   netns: string[],
-  cni: string,
   times: Record<string, number[]>,
   record: (k: string, ms: number) => void,
 ): Promise<void> {
   for (const verb of ["add", "del"]) {
     for (let i = 0; i < CHAIN; i++) {
-      for (const [s, side] of sides.entries()) {
-        record(
-          `${side.name} ${verb}`,
-          await timed([cni, verb, `bench-pm-${side.name}`, netns[s * CHAIN + i]!], envs[s]!),
-        );
+      for (let k = 0; k < sides.length; k++) {
+        const s = (k + i) % sides.length;
+        const side = sides[s]!;
+        const net = JSON.parse(readFileSync(join(envs[s]!.NETCONFPATH!, "10-pm.conflist"), "utf8")).name as string;
+        record(`${side.name} ${verb}`, await timed([side.runtime, verb, net, netns[s * CHAIN + i]!], envs[s]!));
       }
     }
   }
+  const what = full ? "bridge (ipMasq) + portmap + firewall, 3 mappings" : "bridge + portmap, 1 mapping";
   console.log(
-    `bridge (ipMasq) + portmap + firewall through \`cni add\`/\`cni del\`, ${CHAIN} containers per side, interleaved, iptables ${process.env.BENCH_IPTABLES ?? "system"}; load average ${(
+    `\n${what}, through \`cni add\`/\`cni del\` (refcni for its row), ${CHAIN} containers per side, interleaved, iptables ${process.env.BENCH_IPTABLES ?? "system"}; load average ${(
       await import("node:os")
     )
       .loadavg()
@@ -110,6 +150,11 @@ async function chain(
     (median(times[`${name} ${verb}`]!) / median(times[`reference ${verb}`]!)).toFixed(2);
   for (const name of ["tscni", "tscni-exec"])
     console.log(`\nratio ${name}/reference: ADD ${ratio(name, "add")}x, DEL ${ratio(name, "del")}x`);
+  if (times["reference (refcni) add"] !== undefined) {
+    const vs = (verb: string) =>
+      (median(times[`tscni ${verb}`]!) / median(times[`reference (refcni) ${verb}`]!)).toFixed(2);
+    console.log(`ratio tscni/reference (refcni): ADD ${vs("add")}x, DEL ${vs("del")}x`);
+  }
 }
 
 /** PATH for both sides: the system's, or a directory of iptables-legacy links first. */
@@ -212,7 +257,7 @@ async function outer(): Promise<void> {
     process.exit(1);
   }
   const { runInsideThrowawayHost } = await import("./lib/netns.ts");
-  process.exitCode = await runInsideThrowawayHost("benchpm", Math.max(1, 3 * CHAIN), [
+  process.exitCode = await runInsideThrowawayHost("benchpm", Math.max(1, 4 * CHAIN), [
     process.execPath,
     "run",
     import.meta.path,
