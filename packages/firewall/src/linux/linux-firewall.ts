@@ -76,8 +76,11 @@ export async function createLinuxFirewall(options: LinuxFirewallOptions = {}): P
   async function supports(backend: FirewallBackend): Promise<boolean> {
     let ok = works.get(backend);
     if (ok === undefined) {
-      if (backend === "nftables") ok = supportsNftables(tools, exec);
-      else {
+      if (backend === "nftables") {
+        // Over nfnetlink the kernel is asked in process (nfnl/support.ts); `nft` only without it.
+        const nft = await nftBackend();
+        ok = nft.supports?.() ?? supportsNftables(tools, exec);
+      } else {
         // SupportsIPTables: whether iptables can check that filter's INPUT exists, as
         // go-iptables' ChainExists asks it (one line of one small chain, whatever nat holds).
         ok =

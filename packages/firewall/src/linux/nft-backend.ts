@@ -17,6 +17,8 @@ export interface NftBackend {
   list(family: NftFamily, table: string): NftChainState[] | undefined;
   /** Applies the operations as one `nft -f -` (nothing when nothing changes). */
   apply(ops: readonly NftOp[]): void;
+  /** SupportsNFTables answered by this transport itself (nfnetlink); unset: run `nft --check`. */
+  supports?(): boolean;
 }
 
 /** The nftables backend over `exec`; `nft` undefined means the tool is missing. */

@@ -16,6 +16,7 @@ import { scriptMessages } from "./batch.ts";
 import { Unsupported } from "./compile.ts";
 import { readTable } from "./reader.ts";
 import { NfnlSocket } from "./socket.ts";
+import { nfnlSupportsNftables } from "./support.ts";
 
 /** Opens the socket (in `ns` when given) and returns the backend; `afterRead` is a test hook. */
 export async function createNfnlBackend(
@@ -64,5 +65,5 @@ export async function createNfnlBackend(
     }
   }
 
-  return { list, apply };
+  return { list, apply, supports: () => nfnlSupportsNftables(s) };
 }

@@ -30,12 +30,16 @@ export function nftMessage(type: number, flags: number, family: number, resId = 
   });
 }
 
-/** The bytes of one batch: BATCH_BEGIN, `msgs`, BATCH_END, numbered from `firstSeq`. */
-export function batchBytes(msgs: readonly MessageBuilder[], firstSeq: number): Uint8Array {
+/**
+ * The bytes of one batch: BATCH_BEGIN, `msgs`, BATCH_END, numbered from `firstSeq`.
+ * Without the END (`end` false) the kernel validates every message, answers each, and
+ * aborts instead of committing: what `nft --check` sends (checkOnly below).
+ */
+export function batchBytes(msgs: readonly MessageBuilder[], firstSeq: number, end = true): Uint8Array {
   const parts = [
     nftMessage(C.NFNL_MSG_BATCH_BEGIN, C.NLM_F.REQUEST, 0, C.NFNL_SUBSYS_NFTABLES),
     ...msgs,
-    nftMessage(C.NFNL_MSG_BATCH_END, C.NLM_F.REQUEST, 0, C.NFNL_SUBSYS_NFTABLES),
+    ...(end ? [nftMessage(C.NFNL_MSG_BATCH_END, C.NLM_F.REQUEST, 0, C.NFNL_SUBSYS_NFTABLES)] : []),
   ];
   const built = parts.map((m, i) => m.build(firstSeq + i).slice());
   const bytes = new Uint8Array(built.reduce((n, b) => n + b.length, 0));
@@ -94,12 +98,14 @@ export class NfnlSocket {
 
   /**
    * Sends `msgs` as one batch and checks every ack; throws the first refusal (the kernel
-   * then applied none of it). The messages must carry NLM_F_ACK.
+   * then applied none of it). The messages must carry NLM_F_ACK. With `checkOnly` the
+   * kernel only validates them and applies nothing in any case.
    */
-  batch(msgs: readonly MessageBuilder[]): void {
+  batch(msgs: readonly MessageBuilder[], checkOnly = false): void {
     const first = this.seq;
     this.seq += msgs.length + 2;
-    this.send(batchBytes(msgs, first));
+    // checkOnly: the kernel validates and aborts (no BATCH_END), as `nft --check` asks it.
+    this.send(batchBytes(msgs, first, !checkOnly));
     let acked = 0;
     let error: NetlinkError | undefined;
     for (let d = this.recv(true); d !== undefined; d = this.recv(true)) {
