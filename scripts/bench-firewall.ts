@@ -9,7 +9,8 @@
  *    nat`, with iptables-nft and iptables-legacy;
  *  - one raw nfnetlink batch (new table + delete table, acknowledged) through bun:ffi:
  *    the floor of an in-process nftables writer;
- *  - our whole Firewall.apply (read, render, write) for the ADD and the DEL, both backends,
+ *  - our whole Firewall.apply (read, render, write) for the ADD and the DEL (by the read
+ *    path, and read-free as bridge/ptp send it, render-ipt-optimistic.ts), both backends,
  *    nftables over nfnetlink (the default) and over `nft`, and the DEL's nftables probe.
  *
  *   bun scripts/bench-firewall.ts [rounds=30]      (root)
@@ -19,11 +20,13 @@ import { iptablesVariantDir } from "@tscni/firewall/testing";
 import {
   formatChainName,
   formatComment,
+  planMasqTeardown,
   nftMasqComment,
   renderIptRestore,
   type FirewallOp,
   type IptablesOp,
 } from "@tscni/firewall";
+import { parseIP } from "@tscni/spec/ipnet";
 import { runInsideThrowawayHost } from "./lib/netns.ts";
 
 const rounds = Number(process.argv[2] ?? 30);
@@ -75,7 +78,10 @@ const iptAdd: IptablesOp[] = [
     rule: ["-s", "198.18.0.5/32", "-m", "comment", "--comment", CM, "-j", CH],
   },
 ];
+/** DEL as the read path does it (no address known: remove the chain with every jump to it). */
 const iptDel: IptablesOp[] = [{ op: "ipt.chain.remove", family: 4, table: "nat", chain: CH }];
+/** DEL as bridge/ptp send it (the address known): one read-free restore (render-ipt-optimistic.ts). */
+const iptDelGuess = planMasqTeardown("iptables", [{ ip: parseIP("198.18.0.5")!, prefix: 24 }], "bench", "eth0", "c1");
 const T = { family: "inet", table: "cni_plugins_masquerade" } as const;
 const NC = nftMasqComment("bench", "eth0", "c1");
 const nftAdd: FirewallOp[] = [
@@ -225,7 +231,9 @@ try {
       ["legacy", fwLegacy],
     ] as const) {
       await time(`Firewall.apply iptables-${v} ipMasq ADD`, () => fw.apply(iptAdd));
-      await time(`Firewall.apply iptables-${v} ipMasq DEL`, () => fw.apply(iptDel));
+      await time(`Firewall.apply iptables-${v} ipMasq DEL (read path)`, () => fw.apply(iptDel));
+      await fw.apply(iptAdd);
+      await time(`Firewall.apply iptables-${v} ipMasq DEL (read-free)`, () => fw.apply(iptDelGuess));
     }
     await time("Firewall.apply nftables (nfnetlink) ipMasq ADD", () => fwNft.apply(nftAdd));
     await time("Firewall.apply nftables (nfnetlink) ipMasq DEL", () => fwNft.apply(nftDel));
