@@ -2,13 +2,14 @@
  * nft rule text (as `nft list` prints it, ops.ts NftRuleAdd) compiled to the expressions
  * nft 1.0.6 sends for it, for the statements CNI uses: `ip`/`ip6` `saddr`/`daddr` with
  * prefixes, `tcp`/`udp`/`sctp` `dport`/`sport`, `fib daddr type local`, `iifname`/`oifname`,
- * `ether saddr`/`daddr` (bridge), `counter`, `masquerade`, `dnat`/`snat to`, and the
- * verdicts. Anything else throws {@link Unsupported}: the caller then lets `nft` do the
+ * `ether saddr`/`daddr` (bridge), `meta mark` (match, `&` mask, `set`) and `ct state`
+ * (marks.ts), `counter`, `masquerade`, `dnat`/`snat to`, and the verdicts. Anything else throws {@link Unsupported}: the caller then lets `nft` do the
  * whole transaction, so an unusual `conditionsV4` still works.
  */
 import { formatAddr, parseAddr } from "@tscni/spec/ipnet";
 import * as C from "./const.ts";
 import type { Expr } from "./expr.ts";
+import { compileCtState, compileMark } from "./marks.ts";
 
 /** A rule or statement outside the compiled subset. */
 export class Unsupported extends Error {
@@ -160,6 +161,14 @@ export function compileRule(family: string, text: string): Expr[] {
         { k: "payload", base: "ll", offset, len: 6, dreg: 1 },
         { k: "cmp", op, sreg: 1, data: Uint8Array.from(mac.split(":").map((h) => Number.parseInt(h, 16))) },
       );
+    } else if (w === "meta" && t[i] === "mark") {
+      const m = compileMark(t, i + 1);
+      out.push(...m.exprs);
+      i = m.next;
+    } else if (w === "ct" && t[i] === "state" && t[i + 1] !== "!=") {
+      const m = compileCtState(t, i + 1);
+      out.push(...m.exprs);
+      i = m.next;
     } else if (w === "counter") {
       out.push({ k: "counter" });
     } else if (w === "masquerade" && family !== "bridge") {

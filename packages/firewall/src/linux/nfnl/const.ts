@@ -77,8 +77,13 @@ export function priorityValue(family: string, priority: number | string): number
 /** Expression attributes. */
 export const PAYLOAD = { DREG: 1, BASE: 2, OFFSET: 3, LEN: 4 } as const;
 export const PAYLOAD_BASE = { ll: 0, nh: 1, th: 2 } as const;
-export const META = { DREG: 1, KEY: 2 } as const;
-export const META_KEY = { iifname: 6, oifname: 7, nfproto: 15, l4proto: 16 } as const;
+export const META = { DREG: 1, KEY: 2, SREG: 3 } as const;
+export const META_KEY = { mark: 3, iifname: 6, oifname: 7, nfproto: 15, l4proto: 16 } as const;
+export const CT = { DREG: 1, KEY: 2, DIRECTION: 3, SREG: 4 } as const;
+/** NFT_CT_STATE. */
+export const CT_KEY_STATE = 0;
+/** `ct state` bits (NF_CT_STATE_BIT, NF_CT_STATE_INVALID_BIT, NF_CT_STATE_UNTRACKED_BIT), in the order nft prints them. */
+export const CT_STATES = { invalid: 1, established: 2, related: 4, new: 8, untracked: 64 } as const;
 export const CMP = { SREG: 1, OP: 2, DATA: 3 } as const;
 export const CMP_OP = { eq: 0, neq: 1 } as const;
 export const BITWISE = { SREG: 1, DREG: 2, LEN: 3, MASK: 4, XOR: 5 } as const;

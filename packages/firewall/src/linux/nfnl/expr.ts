@@ -12,13 +12,15 @@ export type Expr =
   | { k: "payload"; base: keyof typeof C.PAYLOAD_BASE; offset: number; len: number; dreg: number }
   | { k: "meta"; key: keyof typeof C.META_KEY; dreg: number }
   | { k: "cmp"; op: keyof typeof C.CMP_OP; sreg: number; data: Uint8Array }
-  | { k: "bitwise"; sreg: number; dreg: number; mask: Uint8Array; xor: Uint8Array }
+  | { k: "bitwise"; sreg: number; dreg: number; mask: Uint8Array; xor: Uint8Array; op?: "bool" }
   | { k: "fib"; flags: number; result: number; dreg: number }
   | { k: "verdict"; verdict: C.VerdictName; chain?: string }
   | { k: "immediate"; dreg: number; data: Uint8Array }
   | { k: "counter" }
   | { k: "masq" }
   | { k: "nat"; type: keyof typeof C.NAT_TYPE; family: 4 | 6; addr: number; proto?: number }
+  | { k: "ct"; key: "state"; dreg: number }
+  | { k: "metaSet"; key: "mark"; sreg: number }
   | { k: "unknown"; name: string };
 
 function be32(n: number): Uint8Array {
@@ -49,6 +51,8 @@ const NAMES: Record<Exclude<Expr["k"], "unknown">, string> = {
   counter: "counter",
   masq: "masq",
   nat: "nat",
+  ct: "ct",
+  metaSet: "meta",
 };
 
 /** Appends one expression as an NFTA_LIST_ELEM to `m` (inside NFTA_RULE_EXPRESSIONS). */
@@ -75,6 +79,8 @@ export function encodeExpr(m: MessageBuilder, e: Expr): void {
     case "bitwise":
       putBe32(m, C.BITWISE.SREG, e.sreg);
       putBe32(m, C.BITWISE.DREG, e.dreg);
+      // nft names the operation (NFTA_BITWISE_OP, NFT_BITWISE_BOOL) for an explicit `&` only.
+      if (e.op === "bool") putBe32(m, 6, 0);
       putBe32(m, C.BITWISE.LEN, e.mask.length);
       value(m, C.BITWISE.MASK, e.mask);
       value(m, C.BITWISE.XOR, e.xor);
@@ -103,6 +109,14 @@ export function encodeExpr(m: MessageBuilder, e: Expr): void {
       if (e.proto !== undefined) putBe32(m, C.NAT.REG_PROTO_MIN, e.proto);
       // As nft sends it; the kernel adds NF_NAT_RANGE_MAP_IPS itself for an address register.
       if (e.proto !== undefined) putBe32(m, C.NAT.FLAGS, C.NAT_RANGE_PROTO_SPECIFIED);
+      break;
+    case "ct":
+      putBe32(m, C.CT.KEY, C.CT_KEY_STATE);
+      putBe32(m, C.CT.DREG, e.dreg);
+      break;
+    case "metaSet":
+      putBe32(m, C.META.KEY, C.META_KEY[e.key]);
+      putBe32(m, C.META.SREG, e.sreg);
       break;
     case "counter":
     case "masq":
@@ -140,7 +154,15 @@ export function decodeExpr(elem: DataView): Expr {
     case "meta": {
       const key = keyOf(C.META_KEY, u32(x.get(C.META.KEY)));
       const dreg = u32(x.get(C.META.DREG));
+      const sreg = u32(x.get(C.META.SREG));
+      if (key === "mark" && dreg === undefined && sreg !== undefined) return { k: "metaSet", key, sreg };
       return key === undefined || dreg === undefined ? unknown : { k: "meta", key, dreg };
+    }
+    case "ct": {
+      const dreg = u32(x.get(C.CT.DREG));
+      // Only the state, loaded in either direction-less form nft uses for `ct state`.
+      if (u32(x.get(C.CT.KEY)) !== C.CT_KEY_STATE || dreg === undefined || x.has(C.CT.DIRECTION)) return unknown;
+      return { k: "ct", key: "state", dreg };
     }
     case "cmp": {
       const op = keyOf(C.CMP_OP, u32(x.get(C.CMP.OP)));

@@ -8,6 +8,7 @@ import { formatAddr } from "@tscni/spec/ipnet";
 import { ADDR_OFFSET, PORT_OFFSET, RTN_TYPES, Unsupported } from "./compile.ts";
 import * as C from "./const.ts";
 import type { Expr } from "./expr.ts";
+import { printMarkOrCt } from "./marks.ts";
 
 function addrText(bytes: Uint8Array, family: 4 | 6): string {
   const full = new Uint8Array(family === 4 ? 4 : 16);
@@ -43,6 +44,12 @@ export function printRule(family: string, exprs: readonly Expr[]): string {
     throw new Unsupported(why);
   };
   for (let i = 0; i < exprs.length; ) {
+    const mc = printMarkOrCt(exprs, i);
+    if (mc !== undefined) {
+      out.push(mc.text);
+      i += mc.took;
+      continue;
+    }
     const e = exprs[i] as Expr;
     const n1 = exprs[i + 1];
     const n2 = exprs[i + 2];
