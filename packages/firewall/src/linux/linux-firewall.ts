@@ -2,7 +2,9 @@
  * The real {@link Firewall}: iptables through one `iptables-restore --noflush --wait` per
  * family touched (iptables-nft and iptables-legacy alike, ipt-backend.ts), nftables
  * through one atomic `nft -f -` (nft-backend.ts). Each reads the tables it touches first
- * and writes only the difference. Families are applied 4, 6, then nft; when a later one
+ * and writes only the difference, except where iptables can guess without a read: an ADD
+ * of a container's new chain (render-ipt-fresh.ts) and a DEL of what ADD made
+ * (render-ipt-optimistic.ts), each one restore that fails whole when the guess is wrong. Families are applied 4, 6, then nft; when a later one
  * fails, the ones already committed are taken back, so a failed transaction leaves
  * nothing behind.
  */
