@@ -118,6 +118,8 @@ export function runtimeFor(io: CommandIO, args: CnitoolArgs): CniRuntime {
     // Our own plugins run in this process (issue 11 item 1); others are exec'd.
     exec: withInProcessPlugins(defaultExec(), io.env),
     cacheDir: args.cacheDir ?? (io.env.CNI_CACHE_DIR || DEFAULT_CACHE_DIR),
+    // One call per process: blocking cache calls spare the thread pool's start (issue 11 item 4c).
+    blockingCache: true,
     baseEnv: io.env,
     ...(args.timeoutMs !== undefined ? { timeoutMs: args.timeoutMs } : {}),
   });
