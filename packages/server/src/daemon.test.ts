@@ -6,7 +6,6 @@ import { makeSandbox } from "@tscni/runtime/testing";
 import type { Sandbox } from "@tscni/runtime/testing";
 import { startDaemon } from "./daemon.ts";
 import type { CniDaemon } from "./daemon.ts";
-import { postUnix } from "./post-unix.ts";
 import { main as shim } from "./shim.ts";
 import { encodeRequest } from "./wire.ts";
 
@@ -64,7 +63,7 @@ afterEach(async () => {
   sb.cleanup();
 });
 
-/** Runs the shim in process, as the binary would under the name `cni-shim` (over the async exchange). */
+/** Runs the shim in process, as the binary would under the name `cni-shim`. */
 async function runShim(
   env: Record<string, string>,
   config: Record<string, unknown> = {},
@@ -73,17 +72,13 @@ async function runShim(
   const stdin = new TextEncoder().encode(
     JSON.stringify({ cniVersion: "1.0.0", name: "shim", type: "cni-shim", socketPath, ...config }),
   );
-  const code = await shim(
-    {
-      argv: [],
-      env,
-      readStdin: async () => stdin,
-      stdout: (t) => void (stdout += t),
-      stderr: () => {},
-      // The daemon serves from this process: the shim's blocking exchange would wait on it forever.
-    },
-    postUnix,
-  );
+  const code = await shim({
+    argv: [],
+    env,
+    readStdin: async () => stdin,
+    stdout: (t) => void (stdout += t),
+    stderr: () => {},
+  });
   return { code, out: stdout === "" ? undefined : (JSON.parse(stdout) as Record<string, unknown>) };
 }
 

@@ -22,7 +22,6 @@ export { CommandGate } from "./gate.ts";
 export { DEFAULT_SYNC_INTERVAL_MS, startDaemon } from "./daemon.ts";
 export type { CniDaemon, DaemonOptions } from "./daemon.ts";
 export { main as shimMain, socketPathFor } from "./shim.ts";
-export { postUnix } from "./post-unix.ts";
 export type { ShimIO } from "./shim.ts";
 export { DEFAULT_LIMITS, daemonLimits } from "./limits.ts";
 export type { DaemonLimits } from "./limits.ts";

@@ -2,7 +2,8 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { main, socketPathFor } from "./shim.ts";
+import { libcNow } from "@tscni/kernel/libc";
+import { main, socketPathFor, syncExchange } from "./shim.ts";
 import { type StandIn, standInDaemon } from "./testing/stand-in.ts";
 
 describe("socketPathFor", () => {
@@ -33,13 +34,16 @@ async function shimAgainst(
   server = await standInDaemon(socketPath, status, body);
   let stdout = "";
   const stdin = new TextEncoder().encode(JSON.stringify({ cniVersion: "1.0.0", socketPath }));
-  const code = await main({
-    argv: [],
-    env: { CNI_COMMAND: command },
-    readStdin: async () => stdin,
-    stdout: (t) => void (stdout += t),
-    stderr: () => {},
-  });
+  const code = await main(
+    {
+      argv: [],
+      env: { CNI_COMMAND: command },
+      readStdin: async () => stdin,
+      stdout: (t) => void (stdout += t),
+      stderr: () => {},
+    },
+    syncExchange(libcNow),
+  ); // the binary's own exchange (runProcess)
   return { code, out: stdout === "" ? undefined : (JSON.parse(stdout) as Record<string, unknown>) };
 }
 
@@ -75,18 +79,41 @@ describe("the shim", () => {
     dir = mkdtempSync(join(tmpdir(), "tscni-shim-"));
     const socketPath = join(dir, "gone.sock");
     let stdout = "";
-    const code = await main({
-      argv: [],
-      env: { CNI_COMMAND: "ADD" },
-      readStdin: async () => new TextEncoder().encode(JSON.stringify({ cniVersion: "1.0.0", socketPath })),
-      stdout: (t) => void (stdout += t),
-      stderr: () => {},
-    });
+    const code = await main(
+      {
+        argv: [],
+        env: { CNI_COMMAND: "ADD" },
+        readStdin: async () => new TextEncoder().encode(JSON.stringify({ cniVersion: "1.0.0", socketPath })),
+        stdout: (t) => void (stdout += t),
+        stderr: () => {},
+      },
+      syncExchange(libcNow),
+    );
     expect(code).toBe(1);
     expect(JSON.parse(stdout)).toEqual({
       code: 11,
       msg: `cannot reach the CNI daemon on ${JSON.stringify(socketPath)}; try again later`,
       details: "no such socket; is `cni daemon` running?",
     });
+  });
+
+  test("run in process with its default exchange, it leaves the event loop free for a daemon in the same process", async () => {
+    dir = mkdtempSync(join(tmpdir(), "tscni-shim-"));
+    const socketPath = join(dir, "here.sock");
+    const here = Bun.serve({ unix: socketPath, fetch: () => new Response('{"result":{"cniVersion":"1.0.0"}}') });
+    try {
+      let stdout = "";
+      const stdin = new TextEncoder().encode(JSON.stringify({ cniVersion: "1.0.0", socketPath }));
+      const code = await main({
+        argv: [],
+        env: { CNI_COMMAND: "ADD" },
+        readStdin: async () => stdin,
+        stdout: (t) => void (stdout += t),
+        stderr: () => {},
+      });
+      expect({ code, out: JSON.parse(stdout) }).toEqual({ code: 0, out: { cniVersion: "1.0.0" } });
+    } finally {
+      await here.stop(true);
+    }
   });
 });

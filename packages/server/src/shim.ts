@@ -2,11 +2,13 @@
  * The shim plugin (`cni-shim`): put in `CNI_PATH`, it forwards its environment and stdin
  * to the CNI daemon over a unix socket and prints what the daemon answers as a CNI plugin
  * would (BRIEF seed design 3). It runs on the plugin path: it imports only its own side
- * of the wire (`shim-wire.ts`: no valibot) and one synchronous HTTP exchange through libc
- * (`unix-exchange.ts`: no event loop, no `Bun.connect`).
+ * of the wire (`shim-wire.ts`: no valibot) and, as its own process ({@link runProcess}),
+ * one synchronous HTTP exchange through libc (`unix-exchange.ts`: no event loop, no
+ * `Bun.connect`, no node:fs); run in process by a runtime, the asynchronous `post-unix.ts`.
  */
 import { libcNow } from "@tscni/kernel/libc";
 import { readAll, writeAll } from "./fd-io.ts";
+import { postUnix } from "./post-unix.ts";
 import { decodeShimResponse, encodeRequest } from "./shim-wire.ts";
 import { exchangeUnix, type HttpAnswer, type SocketCalls } from "./unix-exchange.ts";
 import type { WireError } from "./wire.ts";
@@ -70,8 +72,9 @@ function fail(io: ShimIO, error: WireError): number {
 }
 
 /**
- * One request to the daemon and its answer. The shim's process blocks on it
- * ({@link syncExchange}); a process that also runs the daemon passes `postUnix`.
+ * One request to the daemon and its answer. The shim's own process blocks on it
+ * ({@link syncExchange}, {@link runProcess}); run in process by a runtime or the daemon
+ * itself (a chain that names `cni-shim`), it must not block their event loop: `postUnix`.
  */
 export type Exchange = (socketPath: string, path: string, body: string) => HttpAnswer | Promise<HttpAnswer>;
 
@@ -85,7 +88,7 @@ export function syncExchange(calls: () => SocketCalls): Exchange {
  * error object on stdout: the daemon's own error for HTTP 400, code 11 when the daemon
  * cannot be reached, code 999 for any other answer.
  */
-export async function main(io: ShimIO, exchange: Exchange = syncExchange(libcNow)): Promise<number> {
+export async function main(io: ShimIO, exchange: Exchange = postUnix): Promise<number> {
   const stdin = await io.readStdin();
   const socketPath = socketPathFor(configOf(stdin), io.env);
   let res: HttpAnswer;

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { postUnix, shimMain } from "@tscni/server";
+import { shimMain } from "@tscni/server";
 import { parseDaemonArgs, serveDaemon } from "./daemon.ts";
 
 describe("parseDaemonArgs", () => {
@@ -70,16 +70,13 @@ describe("cni daemon", () => {
 
     let out = "";
     const stdin = new TextEncoder().encode(JSON.stringify({ cniVersion: "1.1.0", socketPath: socket }));
-    const code = await shimMain(
-      {
-        argv: [],
-        env: { CNI_COMMAND: "STATUS" },
-        readStdin: async () => stdin,
-        stdout: (t) => void (out += t),
-        stderr: () => {},
-      },
-      postUnix,
-    ); // the daemon serves from this process: the blocking exchange would wait forever
+    const code = await shimMain({
+      argv: [],
+      env: { CNI_COMMAND: "STATUS" },
+      readStdin: async () => stdin,
+      stdout: (t) => void (out += t),
+      stderr: () => {},
+    });
     expect(code).toBe(1);
     expect(JSON.parse(out)).toMatchObject({
       code: 50,
