@@ -18,7 +18,7 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   ipam: ["spec", "kernel"],
   fuzz: ["spec", "config"],
   plugins: ["spec", "skel", "kernel", "ipam", "invoke", "firewall"],
-  server: ["spec", "config", "invoke", "runtime"],
+  server: ["spec", "config", "invoke", "runtime", "kernel"],
   cli: [
     "spec",
     "config",

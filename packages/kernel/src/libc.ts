@@ -3,7 +3,7 @@
  * never at import time): a netlink socket's life (socket, setsockopt, send, recv, close),
  * switching the thread's network namespace around the socket's creation (open, setns),
  * CONVENTIONS.md item 10, flock(2) for the locks the reference shares with us, and the
- * packet socket of the DHCP client (bind, sendto, ioctl). Each call returns the raw result; errors come from {@link Libc.errno}.
+ * packet socket of the DHCP client (bind, sendto, ioctl), and the shim's unix socket and standard streams (connect, read, write). Each call returns the raw result; errors come from {@link Libc.errno}.
  */
 
 /** Typed libc entry points. */
@@ -18,6 +18,11 @@ export interface Libc {
   setns(fd: number, nstype: number): number;
   flock(fd: number, op: number): number;
   bind(fd: number, addr: Uint8Array, len: number): number;
+  /** connect(2): the shim's synchronous exchange with the daemon over a unix socket. */
+  connect(fd: number, addr: Uint8Array, len: number): number;
+  /** read(2) and write(2): the shim's stdin and stdout without node:fs. */
+  read(fd: number, buf: Uint8Array, len: number): number;
+  write(fd: number, buf: Uint8Array, len: number): number;
   sendto(fd: number, buf: Uint8Array, len: number, flags: number, addr: Uint8Array, alen: number): number;
   /** ioctl(2) with a buffer or an integer argument (SIOCGIF*, tun/tap creation). */
   ioctl(fd: number, req: number, arg: Uint8Array | number): number;
@@ -42,6 +47,9 @@ function load({ dlopen, FFIType: T, read }: Ffi): Libc {
     setns: { args: [T.i32, T.i32], returns: T.i32 },
     flock: { args: [T.i32, T.i32], returns: T.i32 },
     bind: { args: [T.i32, T.ptr, T.u32], returns: T.i32 },
+    connect: { args: [T.i32, T.ptr, T.u32], returns: T.i32 },
+    read: { args: [T.i32, T.ptr, T.u64], returns: T.i64_fast },
+    write: { args: [T.i32, T.ptr, T.u64], returns: T.i64_fast },
     sendto: { args: [T.i32, T.ptr, T.u64, T.i32, T.ptr, T.u32], returns: T.i64_fast },
     ioctl: { args: [T.i32, T.u64, T.ptr], returns: T.i32 },
     __errno_location: { args: [], returns: T.ptr },
@@ -65,6 +73,9 @@ function load({ dlopen, FFIType: T, read }: Ffi): Libc {
       setns: (fd, nstype) => s.setns(fd, nstype),
       flock: (fd, op) => s.flock(fd, op),
       bind: (fd, a, l) => s.bind(fd, a, l),
+      connect: (fd, a, l) => s.connect(fd, a, l),
+      read: (fd, buf, len) => Number(s.read(fd, buf, len)),
+      write: (fd, buf, len) => Number(s.write(fd, buf, len)),
       sendto: (fd, b, l, f, a, al) => Number(s.sendto(fd, b, l, f, a, al)),
       // An integer argument travels in the pointer slot, as C passes it.
       ioctl: (fd, r, a) => s.ioctl(fd, r, a as unknown as Uint8Array),

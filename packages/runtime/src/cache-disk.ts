@@ -7,7 +7,7 @@ import { chmod, mkdir, open, readFile, readdir, rename, rm } from "node:fs/promi
 import { join } from "node:path";
 
 /** Prefix of in-flight temp files; listings skip them. */
-const TEMP_PREFIX = ".tscni-tmp-";
+export const TEMP_PREFIX = ".tscni-tmp-";
 
 /** The files of one cache directory. */
 export class DiskCache {

@@ -9,6 +9,7 @@ import { addNetworkList } from "./add.ts";
 import { type UnreadableRecord, cachedAttachments, unreadableRecords } from "./attachments.ts";
 import { DEFAULT_CACHE_DIR, cacheFileName, decodeCachedConfig } from "./cache.ts";
 import { DiskCache } from "./cache-disk.ts";
+import { BlockingDiskCache } from "./cache-disk-blocking.ts";
 import { checkNetworkList } from "./check.ts";
 import { cachedResult, invokeOptions } from "./context.ts";
 import type { RuntimeContext } from "./context.ts";
@@ -25,6 +26,8 @@ export interface CniRuntimeOptions {
   readonly paths: readonly string[];
   /** The cache directory; default `/var/lib/cni` (CACHE-1). */
   readonly cacheDir?: string;
+  /** Blocking cache calls, for a one-shot process (`cache-disk-blocking.ts`); default false. */
+  readonly blockingCache?: boolean;
   /** How plugins run; default the real Bun exec. */
   readonly exec?: Exec;
   /** Per plugin call; default two minutes (EX-2: libcni has none). */
@@ -48,7 +51,9 @@ export class CniRuntime {
       paths: [...options.paths],
       exec: options.exec ?? defaultExec(),
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      cache: new DiskCache(options.cacheDir ?? DEFAULT_CACHE_DIR),
+      cache: new (options.blockingCache === true ? BlockingDiskCache : DiskCache)(
+        options.cacheDir ?? DEFAULT_CACHE_DIR,
+      ),
       ...(options.baseEnv !== undefined ? { baseEnv: options.baseEnv } : {}),
     };
   }

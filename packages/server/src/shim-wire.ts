@@ -1,8 +1,7 @@
 /**
  * The shim's side of the wire, kept to what the plugin path needs (issue 11 item 2: the
- * shim's path as short as it can be): the request body, one HTTP/1.1 exchange over the
- * unix socket with `Bun.connect` (the daemon answers and closes, so the answer is read to
- * its end), and a check of the response's shape written out by hand. valibot's schemas in
+ * shim's path as short as it can be): the request body and a check of the response's
+ * shape written out by hand (the exchange itself is `unix-exchange.ts`). valibot's schemas in
  * `wire.ts` stay the daemon's boundary; `shim-wire.test.ts` holds the two to the same verdicts.
  */
 import type { Decoded, WireResponse } from "./wire.ts";
@@ -15,7 +14,8 @@ import type { Decoded, WireResponse } from "./wire.ts";
 export function encodeRequest(env: Readonly<Record<string, string | undefined>>, stdin: Uint8Array): string {
   const clean: Record<string, string> = {};
   for (const [k, val] of Object.entries(env)) if (val !== undefined) clean[k] = val;
-  return JSON.stringify({ env: clean, config: Buffer.from(stdin).toString("base64") });
+  // toBase64, not Buffer: the first use of Buffer loads node:buffer, ~0.6 ms of the shim's start.
+  return JSON.stringify({ env: clean, config: stdin.toBase64() });
 }
 
 const isObject = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === "object" && !Array.isArray(x);
@@ -51,74 +51,4 @@ export function decodeShimResponse(text: string): Decoded<WireResponse> {
       ...(error !== undefined ? { error } : {}),
     },
   };
-}
-
-/** An HTTP answer: its status and body. */
-export interface HttpAnswer {
-  readonly status: number;
-  readonly body: string;
-}
-
-/**
- * POSTs `body` to `path` on the unix socket and reads the answer to the end of the
- * stream; rejects with the connect error (its `code`: ENOENT, ECONNREFUSED) or when the
- * answer is not HTTP.
- */
-export function postUnix(socketPath: string, path: string, body: string): Promise<HttpAnswer> {
-  const payload = new TextEncoder().encode(body);
-  const head = `POST ${path} HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ncontent-length: ${payload.length}\r\nconnection: close\r\n\r\n`;
-  return new Promise((resolve, reject) => {
-    const chunks: Uint8Array[] = [];
-    let settled = false;
-    const finish = (): void => {
-      if (settled) return;
-      settled = true;
-      const text = Buffer.concat(chunks).toString("utf8");
-      const status = /^HTTP\/1\.[01] (\d{3}) /.exec(text);
-      const split = text.indexOf("\r\n\r\n");
-      if (status === null || split < 0) reject(new Error("the CNI daemon's answer is not HTTP"));
-      else resolve({ status: Number(status[1]), body: text.slice(split + 4) });
-    };
-    Bun.connect<Uint8Array | undefined>({
-      unix: socketPath,
-      data: undefined,
-      socket: {
-        open(s) {
-          s.write(head);
-          let at = 0;
-          while (at < payload.length) {
-            const n = s.write(payload.subarray(at));
-            if (n <= 0) break;
-            at += n;
-          }
-          if (at < payload.length) s.data = payload.subarray(at);
-        },
-        drain(s) {
-          const rest = s.data;
-          if (rest === undefined) return;
-          const n = s.write(rest);
-          s.data = n < rest.length ? rest.subarray(Math.max(n, 0)) : undefined;
-        },
-        data(_s, chunk) {
-          chunks.push(new Uint8Array(chunk));
-        },
-        end(s) {
-          s.end();
-          finish();
-        },
-        close: finish,
-        error(_s, err) {
-          if (!settled) {
-            settled = true;
-            reject(err);
-          }
-        },
-      },
-    }).catch((err: unknown) => {
-      if (!settled) {
-        settled = true;
-        reject(err);
-      }
-    });
-  });
 }

@@ -2,7 +2,9 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { main, socketPathFor } from "./shim.ts";
+import { libcNow } from "@tscni/kernel/libc";
+import { main, socketPathFor, syncExchange } from "./shim.ts";
+import { type StandIn, standInDaemon } from "./testing/stand-in.ts";
 
 describe("socketPathFor", () => {
   test("takes the config's socketPath first, then $TSCNI_SOCKET, then /run/tscni/tscni.sock", () => {
@@ -12,11 +14,11 @@ describe("socketPathFor", () => {
   });
 });
 
-/** A stand-in daemon that always answers `status` with `body`. */
+/** A stand-in daemon (another process: the shim's exchange blocks) that always answers `status` with `body`. */
 let dir: string | undefined;
-let server: ReturnType<typeof Bun.serve> | undefined;
+let server: StandIn | undefined;
 afterEach(async () => {
-  await server?.stop(true);
+  await server?.stop();
   if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
   server = undefined;
   dir = undefined;
@@ -29,16 +31,19 @@ async function shimAgainst(
 ): Promise<{ code: number; out: Record<string, unknown> | undefined }> {
   dir = mkdtempSync(join(tmpdir(), "tscni-shim-"));
   const socketPath = join(dir, "s.sock");
-  server = Bun.serve({ unix: socketPath, fetch: () => new Response(body, { status }) });
+  server = await standInDaemon(socketPath, status, body);
   let stdout = "";
   const stdin = new TextEncoder().encode(JSON.stringify({ cniVersion: "1.0.0", socketPath }));
-  const code = await main({
-    argv: [],
-    env: { CNI_COMMAND: command },
-    readStdin: async () => stdin,
-    stdout: (t) => void (stdout += t),
-    stderr: () => {},
-  });
+  const code = await main(
+    {
+      argv: [],
+      env: { CNI_COMMAND: command },
+      readStdin: async () => stdin,
+      stdout: (t) => void (stdout += t),
+      stderr: () => {},
+    },
+    syncExchange(libcNow),
+  ); // the binary's own exchange (runProcess)
   return { code, out: stdout === "" ? undefined : (JSON.parse(stdout) as Record<string, unknown>) };
 }
 
@@ -68,5 +73,47 @@ describe("the shim", () => {
     expect(r.code).toBe(1);
     expect(r.out?.code).toBe(999);
     expect(String(r.out?.msg)).toStartWith("the CNI daemon answered HTTP 400: response is not JSON");
+  });
+
+  test("fails with code 11, try again later, when the daemon is not there", async () => {
+    dir = mkdtempSync(join(tmpdir(), "tscni-shim-"));
+    const socketPath = join(dir, "gone.sock");
+    let stdout = "";
+    const code = await main(
+      {
+        argv: [],
+        env: { CNI_COMMAND: "ADD" },
+        readStdin: async () => new TextEncoder().encode(JSON.stringify({ cniVersion: "1.0.0", socketPath })),
+        stdout: (t) => void (stdout += t),
+        stderr: () => {},
+      },
+      syncExchange(libcNow),
+    );
+    expect(code).toBe(1);
+    expect(JSON.parse(stdout)).toEqual({
+      code: 11,
+      msg: `cannot reach the CNI daemon on ${JSON.stringify(socketPath)}; try again later`,
+      details: "no such socket; is `cni daemon` running?",
+    });
+  });
+
+  test("run in process with its default exchange, it leaves the event loop free for a daemon in the same process", async () => {
+    dir = mkdtempSync(join(tmpdir(), "tscni-shim-"));
+    const socketPath = join(dir, "here.sock");
+    const here = Bun.serve({ unix: socketPath, fetch: () => new Response('{"result":{"cniVersion":"1.0.0"}}') });
+    try {
+      let stdout = "";
+      const stdin = new TextEncoder().encode(JSON.stringify({ cniVersion: "1.0.0", socketPath }));
+      const code = await main({
+        argv: [],
+        env: { CNI_COMMAND: "ADD" },
+        readStdin: async () => stdin,
+        stdout: (t) => void (stdout += t),
+        stderr: () => {},
+      });
+      expect({ code, out: JSON.parse(stdout) }).toEqual({ code: 0, out: { cniVersion: "1.0.0" } });
+    } finally {
+      await here.stop(true);
+    }
   });
 });

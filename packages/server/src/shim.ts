@@ -2,9 +2,15 @@
  * The shim plugin (`cni-shim`): put in `CNI_PATH`, it forwards its environment and stdin
  * to the CNI daemon over a unix socket and prints what the daemon answers as a CNI plugin
  * would (BRIEF seed design 3). It runs on the plugin path: it imports only its own side
- * of the wire (`shim-wire.ts`: no valibot, one HTTP exchange over `Bun.connect`).
+ * of the wire (`shim-wire.ts`: no valibot) and, as its own process ({@link runProcess}),
+ * one synchronous HTTP exchange through libc (`unix-exchange.ts`: no event loop, no
+ * `Bun.connect`, no node:fs); run in process by a runtime, the asynchronous `post-unix.ts`.
  */
-import { decodeShimResponse, encodeRequest, postUnix, type HttpAnswer } from "./shim-wire.ts";
+import { libcNow } from "@tscni/kernel/libc";
+import { readAll, writeAll } from "./fd-io.ts";
+import { postUnix } from "./post-unix.ts";
+import { decodeShimResponse, encodeRequest } from "./shim-wire.ts";
+import { exchangeUnix, type HttpAnswer, type SocketCalls } from "./unix-exchange.ts";
 import type { WireError } from "./wire.ts";
 
 // Constants of wire.ts, repeated: importing it would load valibot on the plugin path.
@@ -66,16 +72,28 @@ function fail(io: ShimIO, error: WireError): number {
 }
 
 /**
+ * One request to the daemon and its answer. The shim's own process blocks on it
+ * ({@link syncExchange}, {@link runProcess}); run in process by a runtime or the daemon
+ * itself (a chain that names `cni-shim`), it must not block their event loop: `postUnix`.
+ */
+export type Exchange = (socketPath: string, path: string, body: string) => HttpAnswer | Promise<HttpAnswer>;
+
+/** The synchronous exchange through libc (`unix-exchange.ts`); `calls` is loaded on first use. */
+export function syncExchange(calls: () => SocketCalls): Exchange {
+  return (socketPath, path, body) => exchangeUnix(calls(), socketPath, path, body);
+}
+
+/**
  * Runs the shim: exit 0 with the daemon's result (if any) on stdout, or exit 1 with a CNI
  * error object on stdout: the daemon's own error for HTTP 400, code 11 when the daemon
  * cannot be reached, code 999 for any other answer.
  */
-export async function main(io: ShimIO): Promise<number> {
+export async function main(io: ShimIO, exchange: Exchange = postUnix): Promise<number> {
   const stdin = await io.readStdin();
   const socketPath = socketPathFor(configOf(stdin), io.env);
   let res: HttpAnswer;
   try {
-    res = await postUnix(socketPath, CNI_ENDPOINT, encodeRequest(io.env, stdin));
+    res = await exchange(socketPath, CNI_ENDPOINT, encodeRequest(io.env, stdin));
   } catch (err) {
     const code =
       typeof err === "object" && err !== null && "code" in err ? String((err as { code: unknown }).code) : "";
@@ -114,4 +132,22 @@ export async function main(io: ShimIO): Promise<number> {
   }
   io.stdout(goJSON(result));
   return 0;
+}
+
+/**
+ * Runs the shim as its own process: stdin, stdout and stderr through libc (`fd-io.ts`),
+ * so that nothing but the shim's own modules and libc loads before it answers.
+ */
+export function runProcess(argv: readonly string[]): Promise<number> {
+  const c = libcNow();
+  return main(
+    {
+      argv,
+      env: process.env,
+      readStdin: async () => readAll(c, 0),
+      stdout: (text) => writeAll(c, 1, text),
+      stderr: (text) => writeAll(c, 2, text),
+    },
+    syncExchange(() => c),
+  );
 }

@@ -2,7 +2,6 @@
  * What the cnitool-compatible verbs share (SPEC.md §7.10, CT-1..CT-4): flags, the
  * environment, the container ID derived from the netns path, and error output.
  */
-import { createHash } from "node:crypto";
 import { resolve } from "node:path";
 import { loadNetwork } from "@tscni/config";
 import type { NetworkConfigList } from "@tscni/config";
@@ -88,7 +87,8 @@ export const parseCniArgsStrict = cnitoolArgs;
 
 /** cnitool's container ID (CT-3): `cnitool-` + hex of the first 10 bytes of SHA-512 of the absolute netns path. */
 export function cnitoolContainerID(absNetnsPath: string): string {
-  return `cnitool-${createHash("sha512").update(absNetnsPath).digest().subarray(0, 10).toString("hex")}`;
+  // Bun's own hasher, not node:crypto: importing node:crypto costs `cni add` 10 ms and more of its start.
+  return `cnitool-${new Bun.CryptoHasher("sha512").update(absNetnsPath).digest("hex").slice(0, 20)}`;
 }
 
 function parseCapArgs(value: string): Record<string, unknown> {
@@ -118,6 +118,8 @@ export function runtimeFor(io: CommandIO, args: CnitoolArgs): CniRuntime {
     // Our own plugins run in this process (issue 11 item 1); others are exec'd.
     exec: withInProcessPlugins(defaultExec(), io.env),
     cacheDir: args.cacheDir ?? (io.env.CNI_CACHE_DIR || DEFAULT_CACHE_DIR),
+    // One call per process: blocking cache calls spare the thread pool's start (issue 11 item 4c).
+    blockingCache: true,
     baseEnv: io.env,
     ...(args.timeoutMs !== undefined ? { timeoutMs: args.timeoutMs } : {}),
   });
