@@ -32,7 +32,9 @@ function writeAll(writeSync: (fd: number, b: Uint8Array) => number, fd: number, 
 }
 
 async function processIO(args: readonly string[]): Promise<CommandIO> {
-  const { readSync, writeSync } = await import("node:fs");
+  // Through libc, not node:fs: loading node:fs was the largest module cost of a plugin call
+  // (docs/PERFORMANCE.md); the errors (EAGAIN) are node:fs's.
+  const { readSync, writeSync } = await import("@tscni/kernel/fs");
   return {
     argv: args,
     env: process.env,

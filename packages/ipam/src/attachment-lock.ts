@@ -10,8 +10,8 @@
  * the lock on a file another holder removed meanwhile sees that the path no longer names
  * its inode and starts again on the new file; so two holders never coexist.
  */
-import { closeSync, fstatSync, mkdirSync, openSync, statSync, unlinkSync } from "node:fs";
-import { join } from "node:path";
+import { closeSync, fstatSync, mkdirSync, openSync, statSync, unlinkSync } from "@tscni/kernel/fs";
+import { join } from "@tscni/spec/path";
 import { lockExclusive, tryLockExclusive, unlockFd } from "@tscni/kernel/flock";
 
 /** The directory of our plugins' attachment locks inside host-local's data dir (a dot name is never a network's, VAL-1). */

@@ -31,8 +31,8 @@ import {
   unlinkSync,
   utimesSync,
   writeFileSync,
-} from "node:fs";
-import { basename, dirname, join } from "node:path";
+} from "@tscni/kernel/fs";
+import { basename, dirname, join } from "@tscni/spec/path";
 import { type IP, formatIP, parseIP } from "@tscni/spec/ipnet";
 import { formatHolder } from "./store.ts";
 

@@ -23,8 +23,8 @@ import {
   unlinkSync,
   writeFileSync,
   writeSync,
-} from "node:fs";
-import { join } from "node:path";
+} from "@tscni/kernel/fs";
+import { join } from "@tscni/spec/path";
 import type { Attachment } from "@tscni/spec";
 import { lockExclusive, unlockFd } from "@tscni/kernel/flock";
 import { type IP, formatIP, ipEqual, parseIP } from "@tscni/spec/ipnet";

@@ -3,7 +3,7 @@
  * already switched the thread into the right namespace: /proc/sys/net shows the netns
  * of the thread that opens the file.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "./fs.ts";
 import { KernelError } from "./kernel.ts";
 
 /** A /proc/sys file's content, or undefined when the key does not exist. */

@@ -241,7 +241,7 @@ export function bridgeDefinition(ports: PluginPorts): PluginDefinition {
 
 /** The binary's entry for `bridge`: the real kernel and IPAM. */
 export async function main(io: PluginIO): Promise<number> {
-  const { realPorts } = await import("../shared/real-ports.ts");
+  const { realPorts, realSkelPorts } = await import("../shared/real-ports.ts");
   const { serialisedDefinition } = await import("../shared/serialise.ts");
-  return pluginMain(serialisedDefinition(bridgeDefinition(realPorts(io.env, io.stderr))), io);
+  return pluginMain(serialisedDefinition(bridgeDefinition(realPorts(io.env, io.stderr))), io, realSkelPorts);
 }

@@ -5,8 +5,8 @@
  * and STATUS (§1.5). The handlers are plain functions, so bridge and ptp run them in
  * process; `main` runs them through the plugin framework.
  */
-import { accessSync, constants } from "node:fs";
-import { join } from "node:path";
+import { accessSync, constants, statSync } from "@tscni/kernel/fs";
+import { join } from "@tscni/spec/path";
 import {
   type Store,
   allocate,
@@ -19,7 +19,7 @@ import {
 } from "@tscni/ipam";
 import { openDiskStore } from "@tscni/ipam/disk";
 import { formatIP } from "@tscni/spec/ipnet";
-import { pluginMain } from "@tscni/skel";
+import { isOwnNetns, pluginMain } from "@tscni/skel";
 import type { CmdArgs, PluginDefinition, PluginHandlers, PluginIO } from "@tscni/skel";
 import { CniError, ErrorCode, VERSIONS, convertResult } from "@tscni/spec";
 import type { DNS, Result, Result100 } from "@tscni/spec";
@@ -148,7 +148,7 @@ export const definition: PluginDefinition = {
   handlers: hostLocal,
 };
 
-/** The binary's entry for `host-local`. */
+/** The binary's entry for `host-local`: the own-netns check through the libc stat (no node:fs). */
 export async function main(io: PluginIO): Promise<number> {
-  return pluginMain(definition, io);
+  return pluginMain(definition, io, { sameNetns: (path) => isOwnNetns(path, statSync) });
 }

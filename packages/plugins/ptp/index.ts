@@ -146,7 +146,7 @@ export function ptpDefinition(ports: PluginPorts): PluginDefinition {
 
 /** The binary's entry for `ptp`: the real kernel and IPAM. */
 export async function main(io: PluginIO): Promise<number> {
-  const { realPorts } = await import("../shared/real-ports.ts");
+  const { realPorts, realSkelPorts } = await import("../shared/real-ports.ts");
   const { serialisedDefinition } = await import("../shared/serialise.ts");
-  return pluginMain(serialisedDefinition(ptpDefinition(realPorts(io.env, io.stderr))), io);
+  return pluginMain(serialisedDefinition(ptpDefinition(realPorts(io.env, io.stderr))), io, realSkelPorts);
 }

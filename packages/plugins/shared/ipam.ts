@@ -8,7 +8,7 @@
  * Same semantics either way, one process less.
  */
 // Sync, not node:fs/promises: that module alone costs ~2 ms of a plugin's start-up.
-import { realpathSync } from "node:fs";
+import { realpathSync } from "@tscni/kernel/fs";
 import { convertResult, type Result, type Result100 } from "@tscni/spec";
 import { checkExactVersion, commandGate, type CmdArgs, type PluginDefinition } from "@tscni/skel";
 

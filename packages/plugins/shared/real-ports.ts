@@ -4,7 +4,8 @@
  * IPAM type is this binary), crypto randomness.
  * Only the binary's plugin entries import this file.
  */
-import type { PluginDefinition } from "@tscni/skel";
+import { isOwnNetns, type PluginDefinition, type SkelPorts } from "@tscni/skel";
+import { statSync } from "@tscni/kernel/fs";
 import { createLinuxKernel } from "@tscni/kernel/linux";
 import { createNetlinkKernel } from "@tscni/kernel/netlink";
 import { lazyLinuxFirewall } from "./lazy-firewall.ts";
@@ -19,6 +20,14 @@ export const IN_PROCESS_IPAM: Readonly<Record<string, () => Promise<PluginDefini
   static: async () => (await import("../static/index.ts")).definition,
 };
 
+const isFile = (path: string): boolean => statSync(path).isFile();
+
+/**
+ * The framework's ports of a plugin process: the own-netns check (§1.11 step 7) through the
+ * libc stat, so that no plugin call loads node:fs (docs/PERFORMANCE.md).
+ */
+export const realSkelPorts: SkelPorts = { sameNetns: (path) => isOwnNetns(path, statSync) };
+
 /** The real ports for one plugin invocation with environment `env` and stderr `stderr`. */
 export function realPorts(env: Readonly<Record<string, string | undefined>>, stderr: (s: string) => void): PluginPorts {
   // rtnetlink by default; TSCNI_KERNEL=iproute2 falls back to `ip -batch` processes.
@@ -27,7 +36,7 @@ export function realPorts(env: Readonly<Record<string, string | undefined>>, std
     env,
     selfPath: process.execPath,
     inProcess: IN_PROCESS_IPAM,
-    findInPath: async (name, paths) => (await import("@tscni/invoke/find")).findInPath(name, paths),
+    findInPath: async (name, paths) => (await import("@tscni/invoke/find")).findInPath(name, paths, isFile),
     exec: invokeExec,
   });
   // TSCNI_TRACE=1: every kernel and IPAM call timed on stderr (docs/PERFORMANCE.md).

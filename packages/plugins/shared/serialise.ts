@@ -11,7 +11,7 @@
  * Only the interface-making plugins lock; host-local alone needs nothing more than its
  * store lock, and would deadlock here when exec'd by a locked bridge.
  */
-import { join } from "node:path";
+import { join } from "@tscni/spec/path";
 import { DEFAULT_DATA_DIR } from "@tscni/ipam";
 import { PLUGIN_LOCK_DIR, withAttachmentLock } from "@tscni/ipam/lock";
 import type { CmdArgs, PluginDefinition } from "@tscni/skel";

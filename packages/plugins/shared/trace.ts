@@ -4,7 +4,7 @@
  * that every call prints when it started (ms since the process started) and how long it
  * took. Off by default; the plugin path pays nothing when it is off.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync } from "@tscni/kernel/fs";
 import type { Firewall } from "@tscni/firewall";
 import type { Kernel } from "@tscni/kernel";
 import type { Ipam, IpamFactory } from "./ipam.ts";

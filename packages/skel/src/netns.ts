@@ -2,7 +2,13 @@
  * The real "is this my own network namespace?" check behind error code 8 (§1.11 step 7):
  * two namespace files are the same namespace when device and inode match.
  */
-import { statSync } from "node:fs";
+
+/** `statSync`'s shape as far as this check goes (node:fs's, or the libc one plugins pass). */
+export type StatDevIno = (path: string) => { dev: number; ino: number };
+
+// node:fs on first use only: the plugins pass a stat through libc (SkelPorts.sameNetns),
+// so their path never loads node:fs (docs/PERFORMANCE.md).
+const nodeStat: StatDevIno = (path) => (require("node:fs") as typeof import("node:fs")).statSync(path);
 
 /**
  * True when `path` names the namespace this thread runs in. A path that cannot be opened
@@ -10,7 +16,7 @@ import { statSync } from "node:fs";
  *
  * @example isOwnNetns("/proc/self/ns/net") // true
  */
-export function isOwnNetns(path: string): boolean {
+export function isOwnNetns(path: string, statSync: StatDevIno = nodeStat): boolean {
   if (path === "") return false;
   let target;
   try {

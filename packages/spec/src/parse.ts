@@ -3,15 +3,23 @@
  * `create.CreateFromBytes` (RP-1), `create.Create` (a parser picked by a given version)
  * and `ExecPluginWithResult`'s version fix-up (RP-2).
  */
-import * as v from "valibot";
 import { foldToShape, isJsonObject, jsonKind, parseJsonLikeGo } from "./_gojson.ts";
 import { CniError, ErrorCode } from "./error.ts";
 import { FAMILY_VERSIONS, resultFamily } from "./family.ts";
-import { describeIssues } from "./schemas/_go.ts";
-import { RESULT_SHAPES, Result020Schema, Result040Schema, Result100Schema } from "./schemas/result.ts";
+import { decodeResult100 } from "./fast-result.ts";
 import type { Result, ResultFamily } from "./types.ts";
 
-const SCHEMAS = { "020": Result020Schema, "040": Result040Schema, "100": Result100Schema } as const;
+type SchemaSide = typeof import("./parse-schema.ts");
+let schemaSide: SchemaSide | undefined;
+
+/**
+ * The schema decode, loaded on first use: `require` makes the bundler put the schemas in
+ * a chunk of their own, which a plugin whose results all decode by hand never evaluates.
+ */
+function schemaDecode(family: ResultFamily, raw: Record<string, unknown>): { ok: Result } | { error: string } {
+  schemaSide ??= require("./parse-schema.ts") as SchemaSide;
+  return schemaSide.schemaDecode(family, raw);
+}
 
 function _decodeError(reason: string): CniError {
   return new CniError(ErrorCode.DecodingFailure, `invalid result: ${reason}`);
@@ -32,9 +40,11 @@ function _decodeIn(family: ResultFamily, version: string, value: unknown): Resul
   // Go's json.Unmarshal of `null` into a struct is a no-op: an empty result.
   const raw = value === null ? {} : value;
   if (!isJsonObject(raw)) throw _decodeError(`cannot unmarshal ${jsonKind(raw)} into result`);
-  const parsed = v.safeParse(SCHEMAS[family], foldToShape(raw, RESULT_SHAPES[family]));
-  if (!parsed.success) throw _decodeError(describeIssues(parsed.issues));
-  const result = parsed.output;
+  // 1.x results decode by hand when they can; the schema has the last word (fast-result.ts).
+  const fast = family === "100" ? decodeResult100(raw) : undefined;
+  const parsed = fast === undefined ? schemaDecode(family, raw) : { ok: fast };
+  if ("error" in parsed) throw _decodeError(parsed.error);
+  const result = parsed.ok;
   const accepted = FAMILY_VERSIONS[family];
   if (!accepted.includes(result.cniVersion)) {
     throw new CniError(

@@ -4,7 +4,7 @@
  * (the default; switches the JS thread with setns around synchronous work only) and
  * {@link createNsenterRunner} (a portable fallback: one `nsenter` process more per run).
  */
-import { statSync } from "node:fs";
+import { statSync } from "../fs.ts";
 import { KernelError } from "../kernel.ts";
 
 /** One finished program run. */

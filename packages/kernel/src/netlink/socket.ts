@@ -49,10 +49,18 @@ function decodeError(p: DataView, flags: number): NetlinkError | undefined {
   return new NetlinkError(errno, extack);
 }
 
+/**
+ * The receive buffer every socket of the process shares: a request is synchronous and
+ * copies what it keeps out of it, so no two requests ever use it at once. One buffer per
+ * socket cost a fresh 64 KiB (16 page faults) for each of the sockets a plugin call opens
+ * (docs/PERFORMANCE.md "What changed").
+ */
+let shared: Uint8Array | undefined;
+
 /** An open rtnetlink socket. */
 export class NetlinkSocket {
   private seq = 1;
-  private readonly buf = new Uint8Array(1 << 16);
+  private readonly buf = (shared ??= new Uint8Array(1 << 16));
   private strictChecked: boolean | undefined;
 
   private constructor(
