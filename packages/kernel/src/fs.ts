@@ -7,9 +7,7 @@
  * operation to `node:fs` on the same files.
  */
 import { fsError } from "./fs-errors.ts";
-import { cPath } from "./libc.ts";
-
-type Ffi = typeof import("bun:ffi");
+import { cPath, libcNow } from "./libc.ts";
 
 const O_RDONLY = 0;
 const O_WRONLY = 1;
@@ -32,32 +30,8 @@ const S_IFREG = 0o100000;
 /** `fs.constants` as far as the plugin path uses them. */
 export const constants = { F_OK: 0, R_OK: 4, W_OK: 2, X_OK: 1 } as const;
 
-function load({ dlopen, FFIType: T, read, CString }: Ffi) {
-  const { symbols: s } = dlopen("libc.so.6", {
-    open: { args: [T.ptr, T.i32, T.u32], returns: T.i32 },
-    close: { args: [T.i32], returns: T.i32 },
-    read: { args: [T.i32, T.ptr, T.u64], returns: T.i64_fast },
-    write: { args: [T.i32, T.ptr, T.u64], returns: T.i64_fast },
-    statx: { args: [T.i32, T.ptr, T.i32, T.u32, T.ptr], returns: T.i32 },
-    mkdir: { args: [T.ptr, T.u32], returns: T.i32 },
-    unlink: { args: [T.ptr], returns: T.i32 },
-    rmdir: { args: [T.ptr], returns: T.i32 },
-    rename: { args: [T.ptr, T.ptr], returns: T.i32 },
-    access: { args: [T.ptr, T.i32], returns: T.i32 },
-    realpath: { args: [T.ptr, T.ptr], returns: T.ptr },
-    utimensat: { args: [T.i32, T.ptr, T.ptr, T.i32], returns: T.i32 },
-    getdents64: { args: [T.i32, T.ptr, T.u64], returns: T.i64_fast },
-    __errno_location: { args: [], returns: T.ptr },
-  } as const);
-  const errno = (): number => {
-    const p = s.__errno_location();
-    return p === null ? 0 : read.i32(p, 0);
-  };
-  return { s, errno, CString };
-}
-
-let loaded: ReturnType<typeof load> | undefined;
-const lib = () => (loaded ??= load(import.meta.require("bun:ffi") as Ffi));
+/** The one libc loader's entry points (loaded on first use). */
+const lib = libcNow;
 
 /** Runs a call that returns -1 on failure, again on EINTR; throws node:fs's error otherwise. */
 function check(r: number, syscall: string, path?: string, dest?: string): number {
@@ -85,25 +59,25 @@ const FLAGS: Readonly<Record<string, number>> = {
 export function openSync(path: string, flags: "r" | "w" | "wx" | "a", mode = 0o666): number {
   const f = FLAGS[flags] ?? O_RDONLY;
   const p = cPath(path);
-  return retry(() => lib().s.open(p, f | O_CLOEXEC, mode), "open", path);
+  return retry(() => lib().open(p, f | O_CLOEXEC, mode), "open", path);
 }
 
 /** `fs.closeSync`. */
 export function closeSync(fd: number): void {
-  check(lib().s.close(fd), "close");
+  check(lib().close(fd), "close");
 }
 
 /** `fs.readSync(fd, buffer)`: bytes read into `buf`, 0 at the end (EAGAIN thrown as code). */
 export function readSync(fd: number, buf: Uint8Array): number {
   if (buf.length === 0) return 0;
-  return retry(() => Number(lib().s.read(fd, buf, buf.length)), "read");
+  return retry(() => Number(lib().read(fd, buf, buf.length)), "read");
 }
 
 /** `fs.writeSync(fd, data)`: one write(2); the bytes written. */
 export function writeSync(fd: number, data: string | Uint8Array): number {
   const b = typeof data === "string" ? new TextEncoder().encode(data) : data;
   if (b.length === 0) return 0;
-  return retry(() => Number(lib().s.write(fd, b, b.length)), "write");
+  return retry(() => Number(lib().write(fd, b, b.length)), "write");
 }
 
 /** `fs.readFileSync(path, "utf8")`. */
@@ -125,7 +99,7 @@ export function readFileSync(path: string, _encoding: "utf8"): string {
     }
     return new TextDecoder().decode(all);
   } finally {
-    lib().s.close(fd);
+    lib().close(fd);
   }
 }
 
@@ -136,18 +110,18 @@ export function writeFileSync(path: string, data: string | Uint8Array, opts: { m
     let b = typeof data === "string" ? new TextEncoder().encode(data) : data;
     while (b.length > 0) b = b.subarray(writeSync(fd, b));
   } finally {
-    lib().s.close(fd);
+    lib().close(fd);
   }
 }
 
 /** `fs.accessSync(path, mode)`. */
 export function accessSync(path: string, mode: number = constants.F_OK): void {
-  check(lib().s.access(cPath(path), mode), "access", path);
+  check(lib().access(cPath(path), mode), "access", path);
 }
 
 /** `fs.existsSync`: access(2) with F_OK, as node:fs does. */
 export function existsSync(path: string): boolean {
-  return lib().s.access(cPath(path), constants.F_OK) === 0;
+  return lib().access(cPath(path), constants.F_OK) === 0;
 }
 
 /** What the plugin path reads of a stat: device, inode, type, and mtime in ns. */
@@ -180,14 +154,14 @@ function statOf(b: Uint8Array): Stat {
 /** `fs.statSync(path)` (symlinks followed); `mtimeNs` always set. */
 export function statSync(path: string, _opts?: { bigint: true }): Stat {
   const b = new Uint8Array(256);
-  check(lib().s.statx(AT_FDCWD, cPath(path), 0, STATX_BASIC, b), "stat", path);
+  check(lib().statx(AT_FDCWD, cPath(path), 0, STATX_BASIC, b), "stat", path);
   return statOf(b);
 }
 
 /** `fs.fstatSync(fd)`. */
 export function fstatSync(fd: number): Stat {
   const b = new Uint8Array(256);
-  check(lib().s.statx(fd, cPath(""), AT_EMPTY_PATH, STATX_BASIC, b), "fstat");
+  check(lib().statx(fd, cPath(""), AT_EMPTY_PATH, STATX_BASIC, b), "fstat");
   return statOf(b);
 }
 
@@ -197,7 +171,7 @@ export function fstatSync(fd: number): Stat {
  */
 export function mkdirSync(path: string, opts: { recursive?: boolean; mode?: number } = {}): string | undefined {
   const mode = opts.mode ?? 0o777;
-  const make = (p: string): number => lib().s.mkdir(cPath(p), mode);
+  const make = (p: string): number => lib().mkdir(cPath(p), mode);
   if (make(path) === 0) return opts.recursive === true ? path : undefined;
   let e = lib().errno();
   if (opts.recursive === true) {
@@ -223,26 +197,24 @@ function isDirectory(path: string): boolean {
 
 /** `fs.unlinkSync`. */
 export function unlinkSync(path: string): void {
-  check(lib().s.unlink(cPath(path)), "unlink", path);
+  check(lib().unlink(cPath(path)), "unlink", path);
 }
 
 /** `fs.rmdirSync`. */
 export function rmdirSync(path: string): void {
-  check(lib().s.rmdir(cPath(path)), "rmdir", path);
+  check(lib().rmdir(cPath(path)), "rmdir", path);
 }
 
 /** `fs.renameSync`. */
 export function renameSync(from: string, to: string): void {
-  check(lib().s.rename(cPath(from), cPath(to)), "rename", from, to);
+  check(lib().rename(cPath(from), cPath(to)), "rename", from, to);
 }
 
 /** `fs.realpathSync`. */
 export function realpathSync(path: string): string {
   const out = new Uint8Array(4097);
-  const { s, CString } = lib();
-  const r = s.realpath(cPath(path), out);
-  if (r === null) throw fsError(lib().errno(), "realpath", path);
-  return new CString(r).toString();
+  if (!lib().realpath(cPath(path), out)) throw fsError(lib().errno(), "realpath", path);
+  return new TextDecoder().decode(out.subarray(0, out.indexOf(0)));
 }
 
 /** `fs.utimesSync(path, atime, mtime)`: times as Dates or seconds (microseconds kept). */
@@ -254,7 +226,7 @@ export function utimesSync(path: string, atime: Date | number, mtime: Date | num
     ts.setBigInt64(i * 16, BigInt(sec), true);
     ts.setBigInt64(i * 16 + 8, BigInt((micros - sec * 1e6) * 1000), true);
   }
-  check(lib().s.utimensat(AT_FDCWD, cPath(path), new Uint8Array(ts.buffer), 0), "utime", path);
+  check(lib().utimensat(AT_FDCWD, cPath(path), new Uint8Array(ts.buffer), 0), "utime", path);
 }
 
 /** An open directory read one entry at a time (`fs.Dir`); "." and ".." are skipped. */
@@ -265,7 +237,7 @@ export interface Dir {
 
 /** `fs.opendirSync`: entries in the order getdents64(2) returns them, read in batches. */
 export function opendirSync(path: string): Dir {
-  const fd = retry(() => lib().s.open(cPath(path), O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0), "opendir", path);
+  const fd = retry(() => lib().open(cPath(path), O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0), "opendir", path);
   const buf = new Uint8Array(32768);
   const view = new DataView(buf.buffer);
   const decoder = new TextDecoder();
@@ -274,7 +246,7 @@ export function opendirSync(path: string): Dir {
     readSync() {
       for (;;) {
         if (at >= end) {
-          end = retry(() => Number(lib().s.getdents64(fd, buf, buf.length)), "scandir", path);
+          end = retry(() => Number(lib().getdents64(fd, buf, buf.length)), "scandir", path);
           at = 0;
           if (end === 0) return null;
         }
@@ -288,7 +260,7 @@ export function opendirSync(path: string): Dir {
       }
     },
     closeSync() {
-      lib().s.close(fd);
+      lib().close(fd);
     },
   };
 }

@@ -3,7 +3,12 @@
  * never at import time): a netlink socket's life (socket, setsockopt, send, recv, close),
  * switching the thread's network namespace around the socket's creation (open, setns),
  * CONVENTIONS.md item 10, flock(2) for the locks the reference shares with us, and the
- * packet socket of the DHCP client (bind, sendto, ioctl), and the shim's unix socket and standard streams (connect, read, write). Each call returns the raw result; errors come from {@link Libc.errno}.
+ * packet socket of the DHCP client (bind, sendto, ioctl), the shim's unix socket and
+ * standard streams (connect, read, write), and the file operations of the plugin path
+ * (`fs.ts`: statx, mkdir, unlink, rmdir, rename, access, realpath, utimensat, getdents64).
+ * One dlopen for all of them: a plugin call needs both sets, and a second dlopen of libc
+ * costs more than the symbols one process does not call. Each call returns the raw result;
+ * errors come from {@link Libc.errno}.
  */
 
 /** Typed libc entry points. */
@@ -13,8 +18,8 @@ export interface Libc {
   send(fd: number, buf: Uint8Array, len: number, flags: number): number;
   recv(fd: number, buf: Uint8Array, len: number, flags: number): number;
   close(fd: number): number;
-  /** open(2) of a NUL-terminated path. */
-  open(path: Uint8Array, flags: number): number;
+  /** open(2) of a NUL-terminated path (`mode` for O_CREAT, 0 otherwise). */
+  open(path: Uint8Array, flags: number, mode?: number): number;
   setns(fd: number, nstype: number): number;
   flock(fd: number, op: number): number;
   bind(fd: number, addr: Uint8Array, len: number): number;
@@ -26,6 +31,16 @@ export interface Libc {
   sendto(fd: number, buf: Uint8Array, len: number, flags: number, addr: Uint8Array, alen: number): number;
   /** ioctl(2) with a buffer or an integer argument (SIOCGIF*, tun/tap creation). */
   ioctl(fd: number, req: number, arg: Uint8Array | number): number;
+  statx(dirfd: number, path: Uint8Array, flags: number, mask: number, out: Uint8Array): number;
+  mkdir(path: Uint8Array, mode: number): number;
+  unlink(path: Uint8Array): number;
+  rmdir(path: Uint8Array): number;
+  rename(from: Uint8Array, to: Uint8Array): number;
+  access(path: Uint8Array, mode: number): number;
+  /** realpath(3) into `out` (PATH_MAX + 1 bytes): false on failure (see errno). */
+  realpath(path: Uint8Array, out: Uint8Array): boolean;
+  utimensat(dirfd: number, path: Uint8Array, times: Uint8Array, flags: number): number;
+  getdents64(fd: number, buf: Uint8Array, len: number): number;
   errno(): number;
 }
 
@@ -43,7 +58,7 @@ function load({ dlopen, FFIType: T, read }: Ffi): Libc {
     send: { args: [T.i32, T.ptr, T.u64, T.i32], returns: T.i64_fast },
     recv: { args: [T.i32, T.ptr, T.u64, T.i32], returns: T.i64_fast },
     close: { args: [T.i32], returns: T.i32 },
-    open: { args: [T.ptr, T.i32], returns: T.i32 },
+    open: { args: [T.ptr, T.i32, T.u32], returns: T.i32 },
     setns: { args: [T.i32, T.i32], returns: T.i32 },
     flock: { args: [T.i32, T.i32], returns: T.i32 },
     bind: { args: [T.i32, T.ptr, T.u32], returns: T.i32 },
@@ -52,6 +67,15 @@ function load({ dlopen, FFIType: T, read }: Ffi): Libc {
     write: { args: [T.i32, T.ptr, T.u64], returns: T.i64_fast },
     sendto: { args: [T.i32, T.ptr, T.u64, T.i32, T.ptr, T.u32], returns: T.i64_fast },
     ioctl: { args: [T.i32, T.u64, T.ptr], returns: T.i32 },
+    statx: { args: [T.i32, T.ptr, T.i32, T.u32, T.ptr], returns: T.i32 },
+    mkdir: { args: [T.ptr, T.u32], returns: T.i32 },
+    unlink: { args: [T.ptr], returns: T.i32 },
+    rmdir: { args: [T.ptr], returns: T.i32 },
+    rename: { args: [T.ptr, T.ptr], returns: T.i32 },
+    access: { args: [T.ptr, T.i32], returns: T.i32 },
+    realpath: { args: [T.ptr, T.ptr], returns: T.ptr },
+    utimensat: { args: [T.i32, T.ptr, T.ptr, T.i32], returns: T.i32 },
+    getdents64: { args: [T.i32, T.ptr, T.u64], returns: T.i64_fast },
     __errno_location: { args: [], returns: T.ptr },
   } as const;
   const errors: string[] = [];
@@ -69,7 +93,7 @@ function load({ dlopen, FFIType: T, read }: Ffi): Libc {
       send: (fd, buf, len, flags) => Number(s.send(fd, buf, len, flags)),
       recv: (fd, buf, len, flags) => Number(s.recv(fd, buf, len, flags)),
       close: (fd) => s.close(fd),
-      open: (path, flags) => s.open(path, flags),
+      open: (path, flags, mode = 0) => s.open(path, flags, mode),
       setns: (fd, nstype) => s.setns(fd, nstype),
       flock: (fd, op) => s.flock(fd, op),
       bind: (fd, a, l) => s.bind(fd, a, l),
@@ -79,6 +103,16 @@ function load({ dlopen, FFIType: T, read }: Ffi): Libc {
       sendto: (fd, b, l, f, a, al) => Number(s.sendto(fd, b, l, f, a, al)),
       // An integer argument travels in the pointer slot, as C passes it.
       ioctl: (fd, r, a) => s.ioctl(fd, r, a as unknown as Uint8Array),
+      statx: (d, p, f, m, out) => s.statx(d, p, f, m, out),
+      mkdir: (p, mode) => s.mkdir(p, mode),
+      unlink: (p) => s.unlink(p),
+      rmdir: (p) => s.rmdir(p),
+      rename: (a, b) => s.rename(a, b),
+      access: (p, mode) => s.access(p, mode),
+      // The result is `out` itself; only null (failure) matters.
+      realpath: (p, out) => s.realpath(p, out) !== null,
+      utimensat: (d, p, t, f) => s.utimensat(d, p, t, f),
+      getdents64: (fd, buf, len) => Number(s.getdents64(fd, buf, len)),
       errno: () => {
         const p = s.__errno_location();
         return p === null ? 0 : read.i32(p, 0);
