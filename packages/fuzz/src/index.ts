@@ -29,3 +29,6 @@ export { CONVERT_ALLOWANCES } from "./against/convert-allowances.ts";
 export { withoutNewerFields } from "./against/old-library.ts";
 export { againstTarget, disagreementClass, runAgainst } from "./against/run.ts";
 export type { AgainstReport } from "./against/run.ts";
+export { againstConfig, ourParse } from "./against/config.ts";
+export type { AgainstConfigCase } from "./against/config.ts";
+export { CONFIG_ALLOWANCES } from "./against/config-allowances.ts";

@@ -19,15 +19,20 @@ export interface AgainstArgs {
 }
 
 /** The differential of `target` over `versions`, or a reason it cannot be had. */
-async function differential(target: unknown, versions: readonly string[] | undefined) {
+async function differential(
+  target: unknown,
+  versions: readonly string[] | undefined,
+): Promise<import("@tscni/fuzz").Differential<unknown> | string> {
   const { VERSIONS } = await import("@tscni/spec");
   const fuzz = await import("@tscni/fuzz");
   const vs = versions ?? VERSIONS;
   const unknown = vs.filter((v) => !(VERSIONS as readonly string[]).includes(v));
   if (unknown.length > 0 || vs.length === 0)
     return `--versions takes known versions (${VERSIONS.join(",")}), not "${vs.join(",")}"`;
-  if (target === "convert") return fuzz.againstConvert(vs);
-  return `--against is not available for target "${String(target)}" (convert has it)`;
+  // Each differential is used only through its own save/load and judge, so the case type erases.
+  if (target === "convert") return fuzz.againstConvert(vs) as import("@tscni/fuzz").Differential<unknown>;
+  if (target === "config") return fuzz.againstConfig() as import("@tscni/fuzz").Differential<unknown>;
+  return `--against is not available for target "${String(target)}" (config and convert have it)`;
 }
 
 /** Runs the differential; exit 0 when nothing disagreed, 1 when something did, 2 on a usage error. */

@@ -54,7 +54,12 @@ export function judgeAnswers<I>(d: Differential<I>, input: I, ours: Answer, thei
     ko === "broken" || kt === "broken"
       ? `${ko === "broken" ? `ours broken (${(ours as { broken: string }).broken})` : `ours ${ko}`}, ${kt === "broken" ? `theirs broken (${(theirs as { broken: string }).broken})` : `theirs ${kt}`}`
       : ko !== kt
-        ? `ours ${ko}, theirs ${kt}`
+        ? `ours ${ko}, theirs ${kt} (${errorText(ko === "error" ? ours : theirs)})`
         : `results differ at ${firstDifference(a, b)}`;
   return { agree: false, why: `${d.label(input)}: ${what}` };
+}
+
+/** The start of an error answer's message: part of a disagreement's line, so its class. */
+function errorText(a: Answer): string {
+  return "error" in a ? a.error.slice(0, 100) : "";
 }

@@ -40,6 +40,7 @@ export function againstTarget<I>(d: Differential<I>, other: string | Oracle): Ta
 export function disagreementClass(why: string): string {
   return why
     .replace(/\((?:not JSON|exit|non-Error|[A-Za-z]*Error)[^)]*\)/g, "(…)")
+    .replace(/"(?:[^"\\]|\\.)*"/g, '"…"')
     .replace(/\d+/g, "N")
     .slice(0, 160);
 }
