@@ -5,19 +5,18 @@
  */
 import { ErrorCode } from "@tscni/spec";
 import { goJsonSyntaxError } from "@tscni/spec/go";
+import { goDecodeUtf8 } from "./_go-utf8.ts";
 import type { ConfigIssue, JsonPath } from "./issue.ts";
 
 /** Go's encoding/json nesting limit. */
 const MAX_DEPTH = 10000;
 
-const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
-
 /** The outcome of decoding: a JSON value, or the issue that stopped it. */
 export type Decoded = { ok: true; value: unknown } | { ok: false; issue: ConfigIssue };
 
-/** The text of config bytes (a string passes through). */
+/** The text of config bytes (a string passes through; invalid UTF-8 replaced byte by byte, as Go does). */
 export function toText(input: Uint8Array | string): string {
-  return typeof input === "string" ? input : decoder.decode(input);
+  return typeof input === "string" ? input : goDecodeUtf8(input);
 }
 
 /** The bytes of a config (a string is UTF-8 encoded). */
