@@ -8,7 +8,7 @@ import { join } from "node:path";
 import type { CommandIO, Verb } from "../io.ts";
 
 const HELP = `usage: cni fuzz config|convert [--seed N] [--cases N | --seconds S] [--out DIR]
-       cni fuzz convert --against CMD [--versions V,V,...] [--seed N] [--cases N | --seconds S] [--out DIR]
+       cni fuzz config|convert --against CMD [--versions V,V,...] [--seed N] [--cases N | --seconds S] [--out DIR]
        cni fuzz replay FILE
 
 Targets:
@@ -25,14 +25,17 @@ of cases (one per case while shrinking), and speaks a line protocol: one JSON re
 line on stdin, one JSON answer per line on stdout, in order: a result object, or
 {"error": "..."} when it refuses. For convert a request is
   {"result": <result JSON>, "to": "<version>"}
-(scripts/compat/go/convert, libcni's CreateFromBytes + GetAsVersion, speaks it). Two
+(scripts/compat/go/convert, libcni's CreateFromBytes + GetAsVersion, speaks it); for
+config it is {"bytes": "<base64>", "list": true|false} and the answer holds the parsed
+{"name", "type", "cniVersion"}, or for a list {"name", "cniVersion", "plugins": [<type>...]}
+(scripts/compat/go/confparse, libcni's ConfFromBytes / ConfListFromBytes). Two
 errors agree (messages differ by design); two results agree when their JSON is equal
 with keys sorted; a result against an error, a missing or non-JSON line, or a crash is a
 disagreement, unless a named allowance (a deliberate deviation, printed with its count)
 covers it. Each new class of disagreement is shrunk and saved with the command, so
-replay asks CMD again. --versions restricts the generated and target versions to those
-CMD knows (and leaves out the fields 1.1.0 added unless 1.1.0 is listed), e.g. for
-Debian's libcni v1.1: --versions 0.1.0,0.2.0,0.3.0,0.3.1,0.4.0,1.0.0
+replay asks CMD again. For convert, --versions restricts the generated and target
+versions to those CMD knows (and leaves out the fields 1.1.0 added unless 1.1.0 is
+listed), e.g. for Debian's libcni v1.1: --versions 0.1.0,0.2.0,0.3.0,0.3.1,0.4.0,1.0.0
 
 Failures are shrunk to a minimal input and saved as DIR/<target>-<seed>-<n>.json
 (default DIR: ./fuzz-failures); replay prints the failure again or "holds".
