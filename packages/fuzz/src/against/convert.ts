@@ -58,7 +58,7 @@ function validResult(versions: readonly string[]): fc.Arbitrary<unknown> {
   });
 }
 
-/** A hostile result: any JSON with result keys, sometimes labelled with a chosen version. */
+/** A hostile result, JSON of any shape with result keys, sometimes labelled with a chosen version. */
 function hostileResult(versions: readonly string[]): fc.Arbitrary<unknown> {
   return fc
     .tuple(jsonText(anyLeaf, resultKey, 4), fc.option(fc.constantFrom(...versions), { nil: undefined }))

@@ -24,7 +24,7 @@ describe("the differential harness against a command", () => {
   test("finds a planted disagreement in a command's answers, shrinks it to the boundary, and replays it", () => {
     const r = runAgainst(echo, PLANTED_SED, { seed: 5, cases: 400, chunk: 200 });
     expect(r.cases).toBe(400);
-    expect(r.failureList.map((f) => f.failure)).toEqual(["echo: ours result, theirs error"]);
+    expect(r.failureList.map((f) => f.failure)).toEqual(["echo: ours result, theirs error (too big)"]);
     const [f] = r.failureList;
     // Shrunk to the smallest case the planted rule refuses.
     expect(f?.input).toEqual({ n: 500, pad: "" });
