@@ -53,6 +53,7 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
     "server",
     "cli",
     "conformance",
+    "fuzz",
   ],
 };
 

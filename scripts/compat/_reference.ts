@@ -123,14 +123,5 @@ export async function run(
   return { code, stdout, stderr };
 }
 
-/** A JSON value with object keys sorted at every level, for comparisons that ignore key order. */
-export function canonical(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonical);
-  if (value === null || typeof value !== "object") return value;
-  const obj = value as Record<string, unknown>;
-  return Object.fromEntries(
-    Object.keys(obj)
-      .sort()
-      .map((k) => [k, canonical(obj[k])]),
-  );
-}
+/** A JSON value with object keys sorted at every level (one home: @tscni/fuzz, which `--against` compares with). */
+export { canonical } from "@tscni/fuzz";

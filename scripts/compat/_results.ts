@@ -2,38 +2,20 @@
  * Results for the conversion comparison: what the Debian libcni (v1.1) can hold, and
  * hand-written edge cases of the conversion rules (SPEC.md §3.7).
  */
+import { withoutNewerFields } from "@tscni/fuzz";
 
 /** The spec versions libcni v1.1 converts between (it predates 1.1.0). */
 export const OLD_LIB_VERSIONS: readonly string[] = ["0.1.0", "0.2.0", "0.3.0", "0.3.1", "0.4.0", "1.0.0"];
 
 type Json = Record<string, unknown>;
 
-function _route(route: unknown): Json {
-  const r = route as Json;
-  return { dst: r.dst, ...(r.gw !== undefined ? { gw: r.gw } : {}) };
-}
-
 /**
  * A result reduced to the fields libcni v1.1 has: routes carry only `dst` and `gw`, and
  * interfaces no `mtu`, `socketPath` or `pciID` (all added with spec 1.1.0). The old
- * library drops the others when parsing, which is its version, not a conversion rule.
+ * library drops the others when parsing, which is its version, not a conversion rule
+ * (one home: @tscni/fuzz, whose `--against --versions` generates the same way).
  */
-export function toOldLibrary(result: Json): Json {
-  const out: Json = { ...result };
-  if (Array.isArray(out.routes)) out.routes = out.routes.map(_route);
-  for (const key of ["ip4", "ip6"]) {
-    const config = out[key] as Json | undefined;
-    if (config !== undefined && Array.isArray(config.routes))
-      out[key] = { ...config, routes: config.routes.map(_route) };
-  }
-  if (Array.isArray(out.interfaces)) {
-    out.interfaces = out.interfaces.map((i: Json) => {
-      const { mtu: _m, socketPath: _s, pciID: _p, ...rest } = i;
-      return rest;
-    });
-  }
-  return out;
-}
+export const toOldLibrary: (result: Json) => Json = withoutNewerFields;
 
 /** A named input result. */
 export interface EdgeCase {

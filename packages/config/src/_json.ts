@@ -5,19 +5,18 @@
  */
 import { ErrorCode } from "@tscni/spec";
 import { goJsonSyntaxError } from "@tscni/spec/go";
+import { goDecodeUtf8 } from "./_go-utf8.ts";
 import type { ConfigIssue, JsonPath } from "./issue.ts";
 
 /** Go's encoding/json nesting limit. */
 const MAX_DEPTH = 10000;
 
-const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
-
 /** The outcome of decoding: a JSON value, or the issue that stopped it. */
 export type Decoded = { ok: true; value: unknown } | { ok: false; issue: ConfigIssue };
 
-/** The text of config bytes (a string passes through). */
+/** The text of config bytes (a string passes through; invalid UTF-8 replaced byte by byte, as Go does). */
 export function toText(input: Uint8Array | string): string {
-  return typeof input === "string" ? input : decoder.decode(input);
+  return typeof input === "string" ? input : goDecodeUtf8(input);
 }
 
 /** The bytes of a config (a string is UTF-8 encoded). */
@@ -25,8 +24,13 @@ export function toBytes(input: Uint8Array | string): Uint8Array {
   return typeof input === "string" ? new TextEncoder().encode(input) : input;
 }
 
-/** Decodes JSON; `prefix` is the upstream context, e.g. `error parsing configuration list: `. */
-export function decodeJson(input: Uint8Array | string, prefix: string): Decoded {
+/**
+ * Decodes JSON; `prefix` is the upstream context, e.g. `error parsing configuration list: `.
+ * `numbersUnder` names the top-level keys where Go decodes numbers at all (a struct skips
+ * the values of keys it has no field for, so a number beyond float64 there is no error);
+ * without it every number counts, as when Go decodes into `map[string]interface{}`.
+ */
+export function decodeJson(input: Uint8Array | string, prefix: string, numbersUnder?: readonly string[]): Decoded {
   let value: unknown;
   const text = toText(input);
   // Go's words for bytes that are not JSON (a byte-order mark is "invalid character 'ï'").
@@ -40,7 +44,7 @@ export function decodeJson(input: Uint8Array | string, prefix: string): Decoded 
     const reason = err instanceof Error ? err.message : String(err);
     return { ok: false, issue: { code: ErrorCode.DecodingFailure, path: [], message: `${prefix}${reason}` } };
   }
-  const bad = findUndecodable(value);
+  const bad = findUndecodable(value, numbersUnder);
   if (bad !== undefined)
     return { ok: false, issue: { code: ErrorCode.DecodingFailure, path: bad.path, message: `${prefix}${bad.reason}` } };
   return { ok: true, value };
@@ -51,6 +55,8 @@ interface Frame {
   readonly depth: number;
   readonly parent: Frame | undefined;
   readonly key: string | number | undefined;
+  /** The top-level key this value is under. */
+  readonly top: string | number | undefined;
 }
 
 function pathOf(frame: Frame): JsonPath {
@@ -60,12 +66,16 @@ function pathOf(frame: Frame): JsonPath {
 }
 
 /** The first place Go could not decode: too deep, or a number out of float64 range. */
-function findUndecodable(root: unknown): { path: JsonPath; reason: string } | undefined {
+function findUndecodable(
+  root: unknown,
+  numbersUnder: readonly string[] | undefined,
+): { path: JsonPath; reason: string } | undefined {
   // Iterative with parent links, so a hostile document can exhaust neither stack nor time.
-  const stack: Frame[] = [{ value: root, depth: 0, parent: undefined, key: undefined }];
+  const stack: Frame[] = [{ value: root, depth: 0, parent: undefined, key: undefined, top: undefined }];
   for (let frame = stack.pop(); frame !== undefined; frame = stack.pop()) {
     const { value, depth } = frame;
-    if (typeof value === "number" && !Number.isFinite(value)) {
+    const counts = numbersUnder === undefined || (typeof frame.top === "string" && numbersUnder.includes(frame.top));
+    if (typeof value === "number" && !Number.isFinite(value) && counts) {
       return {
         path: pathOf(frame),
         reason: "json: cannot unmarshal number out of range into Go value of type float64",
@@ -75,12 +85,13 @@ function findUndecodable(root: unknown): { path: JsonPath; reason: string } | un
     if (depth >= MAX_DEPTH) return { path: [], reason: "exceeded max depth" };
     if (Array.isArray(value)) {
       for (let i = value.length - 1; i >= 0; i--)
-        stack.push({ value: value[i], depth: depth + 1, parent: frame, key: i });
+        stack.push({ value: value[i], depth: depth + 1, parent: frame, key: i, top: frame.top ?? i });
     } else {
       const keys = Object.keys(value);
       for (let i = keys.length - 1; i >= 0; i--) {
         const key = keys[i] as string;
-        stack.push({ value: (value as Record<string, unknown>)[key], depth: depth + 1, parent: frame, key });
+        const top = frame.top ?? key;
+        stack.push({ value: (value as Record<string, unknown>)[key], depth: depth + 1, parent: frame, key, top });
       }
     }
   }

@@ -114,3 +114,13 @@ describe("parsePluginConf: keys match the known fields case-insensitively, as Go
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });
+
+// Regression (cni fuzz config --against, issue 15): libcni's struct skips the value of a
+// key it has no field for, so a number beyond float64 there is no error; inside
+// prevResult (a map[string]interface{}) it still is.
+test("a number beyond float64 under an unknown key parses, under prevResult it fails to decode", () => {
+  expect(parsePluginConf('{"type":"x","resolvConf":[{"":-1e400}]}').network.type).toBe("x");
+  expect(() => parsePluginConf('{"type":"x","prevResult":{"a":1e400}}')).toThrow(
+    "json: cannot unmarshal number out of range into Go value of type float64",
+  );
+});

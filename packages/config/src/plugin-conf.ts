@@ -94,6 +94,14 @@ export function pluginFromValue(value: unknown, bytes: Uint8Array, source?: stri
 }
 
 /**
+ * Where Go's struct (PC-6) decodes arbitrary numbers: `prevResult` is a
+ * `map[string]interface{}`; every other number is either skipped (a key without a field)
+ * or a type error of its field. So `{"type":"x","mtu":1e400}` parses, as with libcni
+ * (found by `cni fuzz config --against`, issue 15).
+ */
+const NUMBERS_UNDER = ["prevResult"];
+
+/**
  * Parses one plugin object (SC-1): `type` is required, the known fields must have Go's
  * types (PC-6). Throws a CniError naming `source` and the JSON path: code 6 for bad JSON,
  * 7 for a bad config.
@@ -101,13 +109,13 @@ export function pluginFromValue(value: unknown, bytes: Uint8Array, source?: stri
  * @example parsePluginConf('{"cniVersion":"1.0.0","name":"n","type":"bridge"}').network.type // "bridge"
  */
 export function parsePluginConf(bytes: Uint8Array | string, source?: string): NetworkConfig {
-  const decoded = decodeJson(bytes, PLUGIN_PREFIX);
+  const decoded = decodeJson(bytes, PLUGIN_PREFIX, NUMBERS_UNDER);
   if (!decoded.ok) throw issueToError(decoded.issue, source);
   return pluginFromValue(decoded.value, toBytes(bytes), source);
 }
 
 /** Every problem of one plugin object (for lint): the first is what {@link parsePluginConf} throws. */
 export function checkPluginConf(bytes: Uint8Array | string): readonly ConfigIssue[] {
-  const decoded = decodeJson(bytes, PLUGIN_PREFIX);
+  const decoded = decodeJson(bytes, PLUGIN_PREFIX, NUMBERS_UNDER);
   return decoded.ok ? checkPluginValue(decoded.value).issues : [decoded.issue];
 }

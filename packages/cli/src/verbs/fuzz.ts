@@ -8,6 +8,7 @@ import { join } from "node:path";
 import type { CommandIO, Verb } from "../io.ts";
 
 const HELP = `usage: cni fuzz config|convert [--seed N] [--cases N | --seconds S] [--out DIR]
+       cni fuzz config|convert --against CMD [--versions V,V,...] [--seed N] [--cases N | --seconds S] [--out DIR]
        cni fuzz replay FILE
 
 Targets:
@@ -18,6 +19,24 @@ Targets:
             with invariants: identity to the same version, label-only changes inside a
             family, 0.1.0/0.2.0 results surviving a trip up and back
 
+Differential (--against CMD): the same generated cases go to another implementation and
+each of its answers is compared with ours. CMD runs through sh -c, ONE process per chunk
+of cases (one per case while shrinking), and speaks a line protocol: one JSON request per
+line on stdin, one JSON answer per line on stdout, in order: a result object, or
+{"error": "..."} when it refuses. For convert a request is
+  {"result": <result JSON>, "to": "<version>"}
+(scripts/compat/go/convert, libcni's CreateFromBytes + GetAsVersion, speaks it); for
+config it is {"bytes": "<base64>", "list": true|false} and the answer holds the parsed
+{"name", "type", "cniVersion"}, or for a list {"name", "cniVersion", "plugins": [<type>...]}
+(scripts/compat/go/confparse, libcni's ConfFromBytes / ConfListFromBytes). Two
+errors agree (messages differ by design); two results agree when their JSON is equal
+with keys sorted; a result against an error, a missing or non-JSON line, or a crash is a
+disagreement, unless a named allowance (a deliberate deviation, printed with its count)
+covers it. Each new class of disagreement is shrunk and saved with the command, so
+replay asks CMD again. For convert, --versions restricts the generated and target
+versions to those CMD knows (and leaves out the fields 1.1.0 added unless 1.1.0 is
+listed), e.g. for Debian's libcni v1.1: --versions 0.1.0,0.2.0,0.3.0,0.3.1,0.4.0,1.0.0
+
 Failures are shrunk to a minimal input and saved as DIR/<target>-<seed>-<n>.json
 (default DIR: ./fuzz-failures); replay prints the failure again or "holds".
 Exit status: 0 when nothing failed, 1 when something did, 2 on a usage error.
@@ -27,6 +46,8 @@ options:
   --cases N     how many cases (default 10000)
   --seconds S   a time budget instead of a case count
   --out DIR     where failure files go
+  --against CMD compare with CMD (see above)
+  --versions L  comma-separated versions to generate and convert to (default: all seven)
 `;
 
 interface FuzzArgs {
@@ -35,6 +56,8 @@ interface FuzzArgs {
   cases?: number;
   seconds?: number;
   out: string;
+  against?: string;
+  versions?: string[];
 }
 
 function parseArgs(argv: readonly string[]): FuzzArgs | string {
@@ -47,6 +70,8 @@ function parseArgs(argv: readonly string[]): FuzzArgs | string {
     if (value === undefined) return `${name} needs a value`;
     const n = Number(value);
     if (name === "--out") args.out = value;
+    else if (name === "--against") args.against = value;
+    else if (name === "--versions") args.versions = value.split(",").map((v) => v.trim());
     else if (!Number.isInteger(n) || n < 0) return `${name} needs a whole number, not "${value}"`;
     else if (name === "--seed") args.seed = n;
     else if (name === "--cases") args.cases = n;
@@ -67,12 +92,19 @@ async function run(io: CommandIO): Promise<number> {
   if (io.argv[0] === "replay") {
     const file = io.argv[1];
     if (file === undefined) return usage(io, "replay needs a FILE");
-    let saved: { target?: unknown; input?: unknown; failure?: unknown };
+    let saved: { target?: unknown; input?: unknown; failure?: unknown; against?: unknown };
     try {
       saved = JSON.parse(readFileSync(file, "utf8")) as typeof saved;
     } catch (e) {
       io.stderr(`cni fuzz: cannot read ${file}: ${e instanceof Error ? e.message : String(e)}\n`);
       return 2;
+    }
+    if (typeof saved.against === "string") {
+      const { replayAgainst } = await import("./_fuzz-against.ts");
+      const r = await replayAgainst({ ...saved, against: saved.against });
+      if (r.usage !== undefined) return usage(io, `${file}: ${r.usage}`);
+      io.stdout(r.failure === undefined ? "holds\n" : `fails: ${r.failure}\n`);
+      return r.failure === undefined ? 0 : 1;
     }
     const target = pick(saved.target);
     if (target === undefined) return usage(io, `${file} names no known target`);
@@ -82,6 +114,11 @@ async function run(io: CommandIO): Promise<number> {
   }
   const args = parseArgs(io.argv);
   if (typeof args === "string") return usage(io, args);
+  if (args.versions !== undefined && args.against === undefined) return usage(io, "--versions goes with --against");
+  if (args.against !== undefined) {
+    const { runAgainstVerb } = await import("./_fuzz-against.ts");
+    return runAgainstVerb(io, { ...args, against: args.against });
+  }
   const target = pick(args.target);
   if (target === undefined) return usage(io, `unknown target "${args.target}"`);
   io.stderr(`cni fuzz ${args.target}: seed ${args.seed}\n`);
