@@ -41,7 +41,7 @@ const said = (x: SandboxExec): string => {
 };
 
 const brief = (lines: readonly string[]): string =>
-  `${lines.slice(0, 3).join("; ")}${lines.length > 3 ? ` (+${lines.length - 3} more)` : ""}`;
+  `${lines.slice(0, 12).join("; ")}${lines.length > 12 ? ` (+${lines.length - 12} more)` : ""}`;
 
 /** What a case left: the changed lines when they leaked (else undefined), and the state after. */
 interface Residue {
@@ -63,7 +63,8 @@ async function leftBehind(
   if (d.length === 0) return { lines: undefined, final: after };
   if (d.some((l) => l.startsWith("+ container") || l.startsWith("- container"))) return { lines: d, final: after };
   const second = await again();
-  return { lines: diffSnapshots(after, second).length === 0 ? undefined : d, final: second };
+  const d2 = diffSnapshots(after, second);
+  return { lines: d2.length === 0 ? undefined : [...d, "and again as another container:", ...d2], final: second };
 }
 
 /**

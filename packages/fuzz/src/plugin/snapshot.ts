@@ -65,6 +65,10 @@ type Json = Record<string, unknown>;
 const str = (x: unknown): string => (x === undefined || x === null ? "" : String(x));
 const isLinkLocal = (a: string): boolean => /^(fe80|ff0[0-9a-f]):/i.test(a) || a === "ff00::/8";
 
+// The kernel gives lo 127.0.0.1/8 and ::1 (with their local routes) the first time it comes
+// up and keeps the IPv4 one when it goes down: no plugin adds or owes them.
+const isLoopbackAddr = (a: string): boolean => /^127\./.test(a) || a === "::1";
+
 function parseJson(text: string): Json[] {
   try {
     const v = JSON.parse(text.trim() === "" ? "[]" : text) as unknown;
@@ -80,18 +84,20 @@ function sectionLines(name: string, body: string): string[] {
       return parseJson(body).map((l) => {
         const kind = str((l.linkinfo as Json | undefined)?.info_kind);
         const up = ((l.flags as string[] | undefined) ?? []).includes("UP") ? "up" : "down";
-        return `link ${str(l.ifname)} kind=${kind} master=${str(l.master)} mtu=${str(l.mtu)} ${up} mac=${str(l.address)}`;
+        // A bridge takes a port's MAC as ports come and go: its own MAC is not state a plugin owns.
+        const mac = kind === "bridge" ? "" : ` mac=${str(l.address)}`;
+        return `link ${str(l.ifname)} kind=${kind} master=${str(l.master)} mtu=${str(l.mtu)} ${up}${mac}`;
       });
     case "addr":
       return parseJson(body).flatMap((l) =>
         ((l.addr_info as Json[] | undefined) ?? [])
-          .filter((a) => !isLinkLocal(str(a.local)))
+          .filter((a) => !isLinkLocal(str(a.local)) && !(l.ifname === "lo" && isLoopbackAddr(str(a.local))))
           .map((a) => `addr ${str(l.ifname)} ${str(a.local)}/${str(a.prefixlen)}`),
       );
     case "route":
     case "route6":
       return parseJson(body)
-        .filter((r) => !isLinkLocal(str(r.dst)))
+        .filter((r) => !isLinkLocal(str(r.dst)) && !(r.dev === "lo" && isLoopbackAddr(str(r.dst))))
         .map(
           (r) =>
             `${name} table=${str(r.table)} type=${str(r.type)} ${str(r.dst)} dev=${str(r.dev)} via=${str(r.gateway)} src=${str(r.prefsrc)}`,
@@ -100,7 +106,10 @@ function sectionLines(name: string, body: string): string[] {
     case "rule6":
       return parseJson(body).map((r) => `${name} ${JSON.stringify(r)}`);
     case "qdisc":
-      return parseJson(body).map((q) => `qdisc ${str(q.dev)} ${str(q.kind)} ${str(q.handle)} ${str(q.parent)}`);
+      // noqueue and noop are what the kernel gives a link by itself as it comes and goes.
+      return parseJson(body)
+        .filter((q) => q.kind !== "noqueue" && q.kind !== "noop")
+        .map((q) => `qdisc ${str(q.dev)} ${str(q.kind)} ${str(q.handle)} ${str(q.parent)}`);
     default:
       // Firewall rule sets: counters and generator comments change by themselves.
       return body
