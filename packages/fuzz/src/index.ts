@@ -43,5 +43,7 @@ export type { PluginCase, PluginReplayFile } from "./plugin/case.ts";
 export { runCase } from "./plugin/run-case.ts";
 export type { CaseState } from "./plugin/run-case.ts";
 export { formatTable, runPluginFuzz } from "./plugin/runner.ts";
+export { shrinkCase } from "./plugin/shrink.ts";
+export type { StillFails } from "./plugin/shrink.ts";
 export type { PluginFailure, PluginProgress, PluginRow, PluginRunOptions, PluginRunReport } from "./plugin/runner.ts";
 export type { Sandbox, SandboxExec } from "./plugin/sandbox.ts";

@@ -11,7 +11,7 @@ import type { CommandIO } from "../io.ts";
 
 /** The help of `cni fuzz plugin`. */
 export const PLUGIN_HELP = `usage: cni fuzz plugin DIR [--plugins a,b,...] [--seed N] [--cases N | --seconds S]
-                       [--timeout MS] [--out DIR]
+                       [--timeout MS] [--shrink N] [--out DIR]
 
 Runs each plugin of DIR (default: every plugin type it knows that DIR holds; --plugins
 narrows) as a runtime would (CNI_PATH=DIR) inside a throwaway host namespace, with a
@@ -31,6 +31,8 @@ options:
   --cases N       cases per plugin (default 200)
   --seconds S     a time budget for the whole run instead
   --timeout MS    a plugin running longer is killed and counted as a hang (default 10000)
+  --shrink N      shrink the first failure of each plugin and kind with up to N more
+                  execs (plain env values, config keys removed; default 0: off)
   --out DIR       where failure files go (default ./fuzz-failures)
 `;
 
@@ -41,6 +43,7 @@ interface PluginArgs {
   cases?: number;
   seconds?: number;
   timeoutMs: number;
+  shrink: number;
   out: string;
 }
 
@@ -51,6 +54,7 @@ function parseArgs(argv: readonly string[]): PluginArgs | string {
     dir: resolve(dir),
     seed: (Math.random() * 2 ** 31) | 0,
     timeoutMs: 10_000,
+    shrink: 0,
     out: "fuzz-failures",
   };
   for (let i = 0; i < rest.length; i++) {
@@ -65,6 +69,7 @@ function parseArgs(argv: readonly string[]): PluginArgs | string {
     else if (name === "--cases") args.cases = n;
     else if (name === "--seconds") args.seconds = n;
     else if (name === "--timeout") args.timeoutMs = Math.max(n, 1);
+    else if (name === "--shrink") args.shrink = n;
     else return `unknown argument "${name}"`;
   }
   return args;
@@ -151,6 +156,7 @@ export async function runFuzzPlugin(io: CommandIO): Promise<number> {
       ...(args.cases !== undefined ? { cases: args.cases } : {}),
       ...(args.seconds !== undefined ? { seconds: args.seconds } : {}),
       stopped: () => stopped,
+      shrinkTries: args.shrink,
       onFailure: save,
       onProgress: (p) =>
         io.stderr(

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import type { CommandIO, Verb } from "../io.ts";
 
 const HELP = `usage: cni fuzz config|convert [--seed N] [--cases N | --seconds S] [--out DIR]
-       cni fuzz plugin DIR [--plugins a,b,...] [--seed N] [--cases N | --seconds S] [--timeout MS]
+       cni fuzz plugin DIR [--plugins a,b,...] [--seed N] [--cases N | --seconds S] [--timeout MS] [--shrink N]
        cni fuzz replay FILE
 
 Targets:

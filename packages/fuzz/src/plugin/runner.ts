@@ -7,6 +7,7 @@ import { caseArbitrary, drawCase, type PluginCase } from "./case.ts";
 import { FAILURE_KINDS, type FailureKind } from "./judge.ts";
 import { runCase, type CaseState } from "./run-case.ts";
 import type { Sandbox } from "./sandbox.ts";
+import { shrinkCase } from "./shrink.ts";
 
 /** How long, which plugins and from which seed. */
 export interface PluginRunOptions {
@@ -19,6 +20,8 @@ export interface PluginRunOptions {
   /** Failures kept (for replay files) per plugin and kind (default 3). */
   readonly keepPerKind?: number;
   readonly onProgress?: (p: PluginProgress) => void;
+  /** Shrink the first failure of each plugin and kind with up to this many execs (default 0: off). */
+  readonly shrinkTries?: number;
   /** Called with each kept failure as it is found (so an interrupted run still saved it). */
   readonly onFailure?: (f: PluginFailure) => void;
   /** Stop early (Ctrl-C). */
@@ -91,7 +94,18 @@ export async function runPluginFuzz(sb: Sandbox, opts: PluginRunOptions): Promis
         const n = seen.get(key) ?? 0;
         seen.set(key, n + 1);
         if (n >= keep) continue;
-        const failure = { case: c, kind: f.kind, detail: f.detail, seed: opts.seed, index };
+        const shrunk =
+          n === 0 && (opts.shrinkTries ?? 0) > 0
+            ? (
+                await shrinkCase(
+                  c,
+                  f.kind,
+                  async (v) => (await runCase(sb, v, state)).some((g) => g.kind === f.kind),
+                  opts.shrinkTries,
+                )
+              ).case
+            : c;
+        const failure = { case: shrunk, kind: f.kind, detail: f.detail, seed: opts.seed, index };
         failures.push(failure);
         opts.onFailure?.(failure);
       }
