@@ -320,4 +320,27 @@ describe("planNetwork for tap and sbr", () => {
       'sbr: not planned (without "table" it moves the interface\'s routes as the kernel holds them after ADD)',
     );
   });
+
+  test("plans tuning's sysctl and link changes on the bridge's planned interface, in the reference's order", async () => {
+    const { env } = setup("tuning", [
+      {
+        type: "bridge",
+        bridge: "cni0",
+        ipam: { type: "host-local", dataDir: "DATA", ranges: [[{ subnet: "198.18.0.0/24" }]] },
+      },
+      { type: "tuning", mtu: 1280, promisc: true, sysctl: { "net.ipv4.conf.eth0.arp_filter": "1" } },
+    ]);
+    const plan = await planNetwork("web", "/var/run/netns/plan11", {
+      env,
+      kernel: readOnlyKernel(),
+      random: counting(),
+    });
+    const ns = "/var/run/netns/plan11";
+    expect(plan.ops.slice(-3)).toEqual([
+      { op: "sysctl.set", ns, key: "net.ipv4.conf.eth0.arp_filter", value: "1" },
+      { op: "link.set", ns, name: "eth0", promisc: true },
+      { op: "link.set", ns, name: "eth0", mtu: 1280 },
+    ]);
+    expect(plan.notes.some((n) => n.startsWith("tuning"))).toBe(false);
+  });
 });

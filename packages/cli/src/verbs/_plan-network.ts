@@ -53,6 +53,7 @@ const CHAINED_PLANNERS: Readonly<Record<string, () => Promise<ChainedPlanner>>> 
   },
   bandwidth: async () => (await import("@tscni/plugins/bandwidth")).planChained,
   sbr: async () => (await import("@tscni/plugins/sbr")).planChained,
+  tuning: async () => (await import("@tscni/plugins/tuning")).planChained,
 };
 
 /** A network's plan: the operations and notes about what was not planned. */
