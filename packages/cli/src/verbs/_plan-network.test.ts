@@ -265,7 +265,7 @@ describe("planNetwork with a chained bandwidth plugin", () => {
   });
 });
 
-describe("planNetwork for tap and sbr", () => {
+describe("planNetwork for tap, sbr and tuning", () => {
   test("plans a tap ADD: the tap with its owner and MAC, then the peeked address on it", async () => {
     const { env } = setup("tap", [
       {
