@@ -5,10 +5,13 @@
  * (kind and op index) and leave the same qdiscs (kind, handle, parent, tbf parameters, as
  * RTM_GETQDISC reads them) and the same links. Root only; CI runs it as root.
  *
- * KNOWN differences, kept out of the generator: tc derives a tbf's buffer from the burst
+ * KNOWN differences, kept out of the generator: a tbf buffer worth between half a byte
+ * and one byte at its rate, which Linux refuses and tc (rounding the burst up) does not;
+ * tc derives a tbf's buffer from the burst
  * with its own rounding, so through the `tc -batch` driver the buffer may differ from
  * netlink's by a tick or so (lines-tc.ts); that driver's tbf buffers are compared with a
- * tolerance of 1% and the rest exactly.
+ * tolerance of 1% and the rest exactly; tc refuses a burst of 0 before the kernel can say
+ * the root is taken (tcParsesFirst).
  */
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
@@ -44,11 +47,27 @@ const extra: fc.Arbitrary<KernelOp> = fc.oneof(
     { op: "ifb.add", ns: HOST, name: IFB, mtu: 1400, txqlen: 0, up: true },
   ),
   fc
-    .record({
-      rate: fc.integer({ min: 1000, max: 100_000_000 }),
-      limit: fc.integer({ min: 1000, max: 1_000_000 }),
-      buffer: fc.integer({ min: 1000, max: 1_000_000 }),
-    })
+    .oneof(
+      // Buffers worth at least one byte at the rate (tc's rounded burst and the kernel's
+      // floored max_size then agree that the bucket can send something).
+      fc
+        .record({
+          rate: fc.integer({ min: 1000, max: 100_000_000 }),
+          limit: fc.integer({ min: 1000, max: 1_000_000 }),
+          buffer: fc.integer({ min: 1000, max: 1_000_000 }),
+        })
+        .filter((t) => t.buffer * 64 * t.rate >= 1e9),
+      // Buffers worth under half a byte: Linux refuses the tbf (max_size 0, sch_tbf.c) and
+      // tc refuses its burst of 0 bytes. Between half a byte and one the two disagree
+      // (tc rounds the burst up to 1), so that band is left out.
+      fc.integer({ min: 1000, max: 7_000_000 }).chain((rate) =>
+        fc.record({
+          rate: fc.constant(rate),
+          limit: fc.integer({ min: 1000, max: 1_000_000 }),
+          buffer: fc.integer({ min: 1, max: Math.floor((0.5e9 - 1) / (64 * rate)) }),
+        }),
+      ),
+    )
     .map(
       (tbf): KernelOp => ({
         op: "qdisc.add",
@@ -94,6 +113,17 @@ function nearBuffers(tc: Seen, want: Seen): Seen {
   return { ...tc, qdiscs };
 }
 
+/**
+ * tc refuses a burst of 0 bytes while parsing, before the kernel is asked: where the kernel
+ * would first find the root taken (EEXIST), the iproute2 driver says invalid at that op.
+ */
+function tcParsesFirst(tc: Seen, want: Seen, batch: readonly KernelOp[]): Seen {
+  const at = /^exists@(\d+)$/.exec(want.error ?? "")?.[1];
+  const op = at === undefined ? undefined : batch[Number(at)];
+  const zeroBurst = op?.op === "qdisc.add" && op.tbf !== undefined && op.tbf.buffer * 64 * op.tbf.rate < 0.5e9;
+  return zeroBurst && tc.error === `invalid@${at}` ? { ...tc, error: want.error } : tc;
+}
+
 describe.skipIf(skip)("traffic-control ops on the fake kernel and on Linux", () => {
   test("bandwidth plans, tampering and teardown fail alike and leave the same qdiscs and links", async () => {
     await fc.assert(
@@ -119,7 +149,10 @@ describe.skipIf(skip)("traffic-control ops on the fake kernel and on Linux", () 
               driver === "netlink" ? createNetlinkKernel({ host: ns.path }) : createLinuxKernel({ host: ns.path });
             await k.apply(setup);
             const got = await observe(k, batch);
-            expect({ driver, ...(driver === "iproute2" ? nearBuffers(got, want) : got) }).toEqual({ driver, ...want });
+            expect({
+              driver,
+              ...(driver === "iproute2" ? tcParsesFirst(nearBuffers(got, want), want, batch) : got),
+            }).toEqual({ driver, ...want });
           } finally {
             deleteThrowawayNetns(ns);
           }

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { World, sh } from "../e2e/harness.ts";
+import { runInHost } from "./_run-in-host.ts";
 import { OUR_BIN_DIR, REFERENCE_PLUGINS, announceSkip, isRoot, missingReference } from "./_reference.ts";
 
 const missing =
@@ -40,27 +41,8 @@ function conf(containerNs: string, extra: Record<string, unknown>): Record<strin
 }
 
 /** Runs `<dir>/bandwidth` in `host` as a runtime would. */
-async function bandwidth(dir: string, host: string, command: string, netns: string, config: object) {
-  const env = {
-    PATH: process.env.PATH ?? "/usr/sbin:/usr/bin:/sbin:/bin",
-    CNI_COMMAND: command,
-    CNI_CONTAINERID: CID,
-    CNI_NETNS: netns,
-    CNI_IFNAME: "eth0",
-    CNI_PATH: dir,
-  };
-  const proc = Bun.spawn(["ip", "netns", "exec", host, join(dir, "bandwidth")], {
-    env,
-    stdin: new TextEncoder().encode(JSON.stringify(config)),
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  return { code, stdout, stderr };
+function bandwidth(dir: string, host: string, command: string, netns: string, config: object) {
+  return runInHost(dir, "bandwidth", host, { command, containerID: CID, netns }, config);
 }
 
 /** What `tc` shows of the host: every qdisc and the host end's ingress filter. */

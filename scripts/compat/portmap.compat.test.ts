@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { World, sh } from "../e2e/harness.ts";
+import { runInHost } from "./_run-in-host.ts";
 import { OUR_BIN_DIR, REFERENCE_PLUGINS, announceSkip, isRoot, missingReference } from "./_reference.ts";
 
 const missing =
@@ -45,34 +46,8 @@ function conf(containerNs: string, extra: Record<string, unknown> = {}): Record<
 }
 
 /** Runs `<dir>/portmap` in `host` as a runtime would. */
-async function portmap(
-  dir: string,
-  host: string,
-  command: string,
-  netns: string,
-  config: object,
-  containerID = "ctr-pm",
-) {
-  const env = {
-    PATH: process.env.PATH ?? "/usr/sbin:/usr/bin:/sbin:/bin",
-    CNI_COMMAND: command,
-    CNI_CONTAINERID: containerID,
-    CNI_NETNS: netns,
-    CNI_IFNAME: "eth0",
-    CNI_PATH: dir,
-  };
-  const proc = Bun.spawn(["ip", "netns", "exec", host, join(dir, "portmap")], {
-    env,
-    stdin: new TextEncoder().encode(JSON.stringify(config)),
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  return { code, stdout, stderr };
+function portmap(dir: string, host: string, command: string, netns: string, config: object, containerID = "ctr-pm") {
+  return runInHost(dir, "portmap", host, { command, containerID, netns }, config);
 }
 
 /** The nat tables of both families as iptables-save prints them, without comments and counters. */

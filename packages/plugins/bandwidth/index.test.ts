@@ -126,6 +126,17 @@ describe("bandwidth on the fake kernel", () => {
     expect(after.links.map((l) => l.name)).toEqual(before.links.map((l) => l.name));
   });
 
+  test("an ADD whose burst leaves the tbf unable to send one byte fails as Linux refuses it, and leaves nothing", async () => {
+    const k = machine();
+    const before = k.snapshot(HOST);
+    // 88 bit/s and an 8-bit burst: 11 B/s for 90909 µs truncates to 0.99 bytes (sch_tbf.c: EINVAL).
+    const e = await failure(bandwidthDefinition(k).handlers.add!(args({ egressRate: 88, egressBurst: 8 })));
+    expect(e.msg).toMatch(/^create ifb qdisc: create qdisc: .*Invalid argument/);
+    const after = k.snapshot(HOST);
+    expect(after.tc).toEqual({});
+    expect(after.links.map((l) => l.name)).toEqual(before.links.map((l) => l.name));
+  });
+
   test("a second ADD fails on the existing tbf as the reference does", async () => {
     const k = machine();
     const h = bandwidthDefinition(k).handlers;

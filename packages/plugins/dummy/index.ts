@@ -5,11 +5,12 @@
  * releases the address (ADD-6); DEL releases IPAM first and deletes only a dummy (DEL-2,
  * DEL-3).
  */
-import { pluginMain, type CmdArgs, type PluginDefinition, type PluginHandlers, type PluginIO } from "@tscni/skel";
-import { VERSIONS, type Result100 } from "@tscni/spec";
+import type { CmdArgs, PluginDefinition, PluginHandlers, PluginIO } from "@tscni/skel";
+import type { Result100 } from "@tscni/spec";
 import { requireNetns } from "../shared/attach.ts";
 import { prevResultOf } from "../shared/lifecycle.ts";
 import type { PluginPorts } from "../shared/ports.ts";
+import { sublinkDefinition, sublinkHandlers, sublinkMain } from "../shared/sublink-handlers.ts";
 import { addSublink, deleteOwnSublink } from "../shared/sublink.ts";
 import { checkDummy } from "./check.ts";
 import { parseDummyConfig, requireIpam } from "./config.ts";
@@ -52,24 +53,21 @@ async function del(ports: PluginPorts, a: CmdArgs): Promise<void> {
 
 /** The dummy handlers over the given ports. */
 export function dummyHandlers(ports: PluginPorts): PluginHandlers {
-  const ipamOf = (a: CmdArgs) => parseDummyConfig(a.config).ipamType;
-  return {
-    add: (a) => add(ports, a),
-    check: (a) => check(ports, a),
-    del: (a) => del(ports, a),
-    status: (a) => ports.ipam(ipamOf(a), a).status(),
-    gc: async (a) => (ipamOf(a) !== "" ? ports.ipam(ipamOf(a), a).gc() : undefined),
-  };
+  return sublinkHandlers(ports, {
+    add,
+    check,
+    del,
+    ipamOf: (a) => parseDummyConfig(a.config).ipamType,
+    statusUntyped: true,
+  });
 }
 
 /** The dummy plugin over the given ports: every spec version (0.1.0..1.1.0). */
 export function dummyDefinition(ports: PluginPorts): PluginDefinition {
-  return { name: "dummy", about: "CNI dummy plugin (tscni)", versions: VERSIONS, handlers: dummyHandlers(ports) };
+  return sublinkDefinition("dummy", dummyHandlers(ports));
 }
 
 /** The binary's entry for `dummy`: the real kernel and IPAM. */
-export async function main(io: PluginIO): Promise<number> {
-  const { realPorts } = await import("../shared/real-ports.ts");
-  const { serialisedDefinition } = await import("../shared/serialise.ts");
-  return pluginMain(serialisedDefinition(dummyDefinition(realPorts(io.env, io.stderr))), io);
+export function main(io: PluginIO): Promise<number> {
+  return sublinkMain(io, dummyDefinition);
 }

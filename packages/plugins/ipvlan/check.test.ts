@@ -33,6 +33,9 @@ describe("checkIpvlan", () => {
     expect(
       checkIpvlan("l2", "eth0", NS, prev, { link: link({ mac: "02:00:00:00:00:09" }), addrs: [], routes: [] }),
     ).toBe("Interface eth0 Mac 02:00:00:00:00:01 doesn't match container Mac: 02:00:00:00:00:09");
+    expect(checkIpvlan("l2", "eth0", NS, prev, { link: undefined, addrs: [], routes: [] })).toBe(
+      "Container Interface name in prevResult: eth0 not found",
+    );
     expect(checkIpvlan("l2", "eth1", NS, prev, { link: undefined, addrs: [], routes: [] })).toBe(
       "Container interface name missing in prevResult: ",
     );

@@ -5,11 +5,12 @@
  * (the reference's chained mode). A failed ADD removes the link and releases what IPAM
  * reserved (ADD-6); DEL releases IPAM first and deletes only an ipvlan (DEL-2, DEL-3).
  */
-import { pluginMain, type CmdArgs, type PluginDefinition, type PluginHandlers, type PluginIO } from "@tscni/skel";
-import { VERSIONS, type Result100 } from "@tscni/spec";
+import type { CmdArgs, PluginDefinition, PluginHandlers, PluginIO } from "@tscni/skel";
+import type { Result100 } from "@tscni/spec";
 import { requireNetns } from "../shared/attach.ts";
 import { prevResultOf } from "../shared/lifecycle.ts";
 import type { PluginPorts } from "../shared/ports.ts";
+import { sublinkDefinition, sublinkHandlers, sublinkMain } from "../shared/sublink-handlers.ts";
 import { addSublink, containerIface, deleteOwnSublink, type Addressing } from "../shared/sublink.ts";
 import { lookupMaster } from "../shared/sublink-master.ts";
 import { randomVethName } from "../shared/veth.ts";
@@ -68,24 +69,21 @@ async function del(ports: PluginPorts, a: CmdArgs): Promise<void> {
 
 /** The ipvlan handlers over the given ports. */
 export function ipvlanHandlers(ports: PluginPorts): PluginHandlers {
-  const ipamOf = (a: CmdArgs) => parseIpvlanConfig(a.config).ipamType;
-  return {
-    add: (a) => add(ports, a),
-    check: (a) => check(ports, a),
-    del: (a) => del(ports, a),
-    status: async (a) => (ipamOf(a) !== "" ? ports.ipam(ipamOf(a), a).status() : undefined),
-    gc: async (a) => (ipamOf(a) !== "" ? ports.ipam(ipamOf(a), a).gc() : undefined),
-  };
+  return sublinkHandlers(ports, {
+    add,
+    check,
+    del,
+    ipamOf: (a) => parseIpvlanConfig(a.config).ipamType,
+    statusUntyped: false,
+  });
 }
 
 /** The ipvlan plugin over the given ports: every spec version (0.1.0..1.1.0). */
 export function ipvlanDefinition(ports: PluginPorts): PluginDefinition {
-  return { name: "ipvlan", about: "CNI ipvlan plugin (tscni)", versions: VERSIONS, handlers: ipvlanHandlers(ports) };
+  return sublinkDefinition("ipvlan", ipvlanHandlers(ports));
 }
 
 /** The binary's entry for `ipvlan`: the real kernel and IPAM. */
-export async function main(io: PluginIO): Promise<number> {
-  const { realPorts } = await import("../shared/real-ports.ts");
-  const { serialisedDefinition } = await import("../shared/serialise.ts");
-  return pluginMain(serialisedDefinition(ipvlanDefinition(realPorts(io.env, io.stderr))), io);
+export function main(io: PluginIO): Promise<number> {
+  return sublinkMain(io, ipvlanDefinition);
 }

@@ -1,20 +1,22 @@
 /**
- * macvlan CHECK (CHK-3): the container interface of the previous result is a macvlan in
- * the configured mode with the recorded MAC, and the result's IPs and routes are there.
- * Pure over a read of the kernel; the messages are the reference's, lower case as its.
+ * macvlan CHECK (CHK-3): the shared sublink check (shared/sublink-check.ts) with the
+ * reference macvlan's messages, lower case as its, and its sandbox check.
  */
-import type { AddrInfo, LinkInfo, RouteInfo } from "@tscni/kernel";
 import type { Result100 } from "@tscni/spec";
-import { checkInterfaceIps, checkRoutes } from "../shared/check.ts";
+import { checkModeSublink, type ModeSublinkCheck, type SublinkCheckView } from "../shared/sublink-check.ts";
 import { containerIface } from "../shared/sublink.ts";
 import { macvlanMode } from "./config.ts";
 
-/** What a macvlan CHECK compares the previous result with. */
-export interface SublinkCheckView {
-  link: LinkInfo | undefined;
-  addrs: AddrInfo[];
-  routes: RouteInfo[];
-}
+const MACVLAN: ModeSublinkCheck = {
+  kind: "macvlan",
+  wantMode: macvlanMode,
+  haveMode: (link) => link.macvlanMode,
+  nameMissing: (name) => `container interface name missing in prevResult: ${name}`,
+  notFound: (name) => `container Interface name in prevResult: ${name} not found`,
+  notOfKind: (name) => `error: Container interface ${name} not of type macvlan`,
+  modeMismatch: (have, want) => `container macvlan mode ${have} does not match expected value: ${want}`,
+  macMismatch: (name, want, have) => `interface ${name} Mac ${want} doesn't match container Mac: ${have}`,
+};
 
 /** The sandbox problem the reference reports before it looks at the master, or undefined. */
 export function macvlanSandboxProblem(prev: Result100, ifName: string, netns: string): string | undefined {
@@ -32,17 +34,5 @@ export function checkMacvlan(
   prev: Result100,
   view: SublinkCheckView,
 ): string | undefined {
-  const cont = containerIface(prev, ifName, netns);
-  if (cont.name === "") return `container interface name missing in prevResult: ${cont.name}`;
-  const link = view.link;
-  if (link === undefined) return `container Interface name in prevResult: ${cont.name} not found`;
-  if (link.kind !== "macvlan") return `error: Container interface ${link.name} not of type macvlan`;
-  const want = macvlanMode(mode);
-  if (link.macvlanMode !== want)
-    return `container macvlan mode ${link.macvlanMode ?? "unknown"} does not match expected value: ${want}`;
-  if (cont.mac !== "" && cont.mac !== link.mac)
-    return `interface ${cont.name} Mac ${cont.mac} doesn't match container Mac: ${link.mac}`;
-  return (
-    checkInterfaceIps(ifName, prev.ips ?? [], view.addrs, view.routes) ?? checkRoutes(prev.routes ?? [], view.routes)
-  );
+  return checkModeSublink(MACVLAN, mode, ifName, netns, prev, view);
 }

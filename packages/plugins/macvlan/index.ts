@@ -5,11 +5,12 @@
  * releases the address (ADD-6); DEL releases IPAM first and deletes only a macvlan
  * (DEL-2, DEL-3); CHECK compares the previous result (CHK-3); STATUS and GC go to IPAM.
  */
-import { pluginMain, type CmdArgs, type PluginDefinition, type PluginHandlers, type PluginIO } from "@tscni/skel";
-import { VERSIONS, type Result100 } from "@tscni/spec";
+import type { CmdArgs, PluginDefinition, PluginHandlers, PluginIO } from "@tscni/skel";
+import type { Result100 } from "@tscni/spec";
 import { requireNetns } from "../shared/attach.ts";
 import { prevResultOf } from "../shared/lifecycle.ts";
 import type { PluginPorts } from "../shared/ports.ts";
+import { sublinkDefinition, sublinkHandlers, sublinkMain } from "../shared/sublink-handlers.ts";
 import { addSublink, deleteOwnSublink } from "../shared/sublink.ts";
 import { lookupMaster, resolveMaster } from "../shared/sublink-master.ts";
 import { randomVethName } from "../shared/veth.ts";
@@ -62,25 +63,21 @@ async function del(ports: PluginPorts, a: CmdArgs): Promise<void> {
 
 /** The macvlan handlers over the given ports. */
 export function macvlanHandlers(ports: PluginPorts): PluginHandlers {
-  const ipamOf = (a: CmdArgs) => parseMacvlanConfig(a.config, a.args).ipamType;
-  return {
-    add: (a) => add(ports, a),
-    check: (a) => check(ports, a),
-    del: (a) => del(ports, a),
-    // Only with an IPAM type, as the reference's STATUS (ST-4); GC is forwarded likewise (GC-4).
-    status: async (a) => (ipamOf(a) !== "" ? ports.ipam(ipamOf(a), a).status() : undefined),
-    gc: async (a) => (ipamOf(a) !== "" ? ports.ipam(ipamOf(a), a).gc() : undefined),
-  };
+  return sublinkHandlers(ports, {
+    add,
+    check,
+    del,
+    ipamOf: (a) => parseMacvlanConfig(a.config, a.args).ipamType,
+    statusUntyped: false,
+  });
 }
 
 /** The macvlan plugin over the given ports: every spec version (0.1.0..1.1.0). */
 export function macvlanDefinition(ports: PluginPorts): PluginDefinition {
-  return { name: "macvlan", about: "CNI macvlan plugin (tscni)", versions: VERSIONS, handlers: macvlanHandlers(ports) };
+  return sublinkDefinition("macvlan", macvlanHandlers(ports));
 }
 
 /** The binary's entry for `macvlan`: the real kernel and IPAM. */
-export async function main(io: PluginIO): Promise<number> {
-  const { realPorts } = await import("../shared/real-ports.ts");
-  const { serialisedDefinition } = await import("../shared/serialise.ts");
-  return pluginMain(serialisedDefinition(macvlanDefinition(realPorts(io.env, io.stderr))), io);
+export function main(io: PluginIO): Promise<number> {
+  return sublinkMain(io, macvlanDefinition);
 }

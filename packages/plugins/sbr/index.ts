@@ -85,6 +85,8 @@ async function del(ports: SbrPorts, a: CmdArgs): Promise<void> {
   await tidyRules(ports.kernel, a.netns, a.ifName, conf.table);
 }
 
+export { planChained } from "./plan-chained.ts";
+
 /** The sbr handlers over the given ports. */
 export function sbrHandlers(ports: SbrPorts): PluginHandlers {
   return { add: (a) => add(ports, a), check: (a) => check(ports, a), del: (a) => del(ports, a) };

@@ -82,6 +82,8 @@ async function del(ports: PluginPorts, a: CmdArgs): Promise<void> {
   await deleteContainerLink(ports.kernel, a.netns, a.ifName);
 }
 
+export { planAdd } from "./plan-add.ts";
+
 /** The tap handlers over the given ports. */
 export function tapHandlers(ports: PluginPorts): PluginHandlers {
   return {

@@ -132,6 +132,8 @@ async function del(ports: TuningPorts, a: CmdArgs): Promise<void> {
   }
 }
 
+export { planChained } from "./plan-chained.ts";
+
 /** tuning's handlers over the given ports. */
 export function tuningHandlers(ports: TuningPorts): PluginHandlers {
   return { add: (a) => add(ports, a), check: (a) => check(ports, a), del: (a) => del(ports, a) };

@@ -7,7 +7,7 @@
 import type { Result100 } from "@tscni/spec";
 import { checkInterfaceIps, checkRoutes } from "../shared/check.ts";
 import { containerIface } from "../shared/sublink.ts";
-import type { SublinkCheckView } from "../macvlan/check.ts";
+import type { SublinkCheckView } from "../shared/sublink-check.ts";
 
 /** The first problem, or undefined when the attachment is as the result says. */
 export function checkVlan(

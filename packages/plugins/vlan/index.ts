@@ -5,11 +5,12 @@
  * removes the link and releases the address (ADD-6; the reference leaks the link there);
  * DEL releases IPAM first and deletes only a vlan (DEL-2, DEL-3).
  */
-import { pluginMain, type CmdArgs, type PluginDefinition, type PluginHandlers, type PluginIO } from "@tscni/skel";
-import { VERSIONS, type Result100 } from "@tscni/spec";
+import type { CmdArgs, PluginDefinition, PluginHandlers, PluginIO } from "@tscni/skel";
+import type { Result100 } from "@tscni/spec";
 import { requireNetns } from "../shared/attach.ts";
 import { prevResultOf } from "../shared/lifecycle.ts";
 import type { PluginPorts } from "../shared/ports.ts";
+import { sublinkDefinition, sublinkHandlers, sublinkMain } from "../shared/sublink-handlers.ts";
 import { addSublink, containerIface, deleteOwnSublink } from "../shared/sublink.ts";
 import { lookupMaster, resolveMaster } from "../shared/sublink-master.ts";
 import { randomVethName } from "../shared/veth.ts";
@@ -63,25 +64,21 @@ async function del(ports: PluginPorts, a: CmdArgs): Promise<void> {
 
 /** The vlan handlers over the given ports. */
 export function vlanHandlers(ports: PluginPorts): PluginHandlers {
-  const ipamOf = (a: CmdArgs) => parseVlanConfig(a.config).ipamType;
-  return {
-    add: (a) => add(ports, a),
-    check: (a) => check(ports, a),
-    del: (a) => del(ports, a),
-    // STATUS goes to IPAM even untyped, as the reference's (ST-4).
-    status: (a) => ports.ipam(ipamOf(a), a).status(),
-    gc: async (a) => (ipamOf(a) !== "" ? ports.ipam(ipamOf(a), a).gc() : undefined),
-  };
+  return sublinkHandlers(ports, {
+    add,
+    check,
+    del,
+    ipamOf: (a) => parseVlanConfig(a.config).ipamType,
+    statusUntyped: true,
+  });
 }
 
 /** The vlan plugin over the given ports: every spec version (0.1.0..1.1.0). */
 export function vlanDefinition(ports: PluginPorts): PluginDefinition {
-  return { name: "vlan", about: "CNI vlan plugin (tscni)", versions: VERSIONS, handlers: vlanHandlers(ports) };
+  return sublinkDefinition("vlan", vlanHandlers(ports));
 }
 
 /** The binary's entry for `vlan`: the real kernel and IPAM. */
-export async function main(io: PluginIO): Promise<number> {
-  const { realPorts } = await import("../shared/real-ports.ts");
-  const { serialisedDefinition } = await import("../shared/serialise.ts");
-  return pluginMain(serialisedDefinition(vlanDefinition(realPorts(io.env, io.stderr))), io);
+export function main(io: PluginIO): Promise<number> {
+  return sublinkMain(io, vlanDefinition);
 }

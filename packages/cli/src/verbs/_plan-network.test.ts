@@ -264,3 +264,83 @@ describe("planNetwork with a chained bandwidth plugin", () => {
     expect(plan.notes.some((n) => n.startsWith("bandwidth"))).toBe(false);
   });
 });
+
+describe("planNetwork for tap, sbr and tuning", () => {
+  test("plans a tap ADD: the tap with its owner and MAC, then the peeked address on it", async () => {
+    const { env } = setup("tap", [
+      {
+        type: "tap",
+        mac: "02:00:00:00:00:07",
+        owner: 1000,
+        ipam: { type: "host-local", dataDir: "DATA", ranges: [[{ subnet: "198.18.0.0/24" }]] },
+      },
+    ]);
+    const plan = await planNetwork("web", "/var/run/netns/plan8", {
+      env,
+      kernel: readOnlyKernel(),
+      random: counting(),
+    });
+    expect(plan.ops[0]).toMatchObject({ op: "tap.add", ns: "/var/run/netns/plan8", name: "eth0", owner: 1000 });
+    const script = renderBatch(plan.ops);
+    expect(script).toContain("addr add 198.18.0.3/24 dev eth0");
+    expect(plan.notes[0]).toStartWith("tap: ADD of eth0 in /var/run/netns/plan8");
+  });
+
+  test("plans sbr with a table as a rule per planned address selecting it, after ptp", async () => {
+    const { env } = setup("sbr", [
+      { type: "ptp", ipam: { type: "host-local", dataDir: "DATA", ranges: [[{ subnet: "198.18.0.0/24" }]] } },
+      { type: "sbr", table: 500 },
+    ]);
+    const plan = await planNetwork("web", "/var/run/netns/plan9", {
+      env,
+      kernel: readOnlyKernel(),
+      random: counting(),
+    });
+    expect(plan.ops.at(-1)).toMatchObject({
+      op: "rule.add",
+      ns: "/var/run/netns/plan9",
+      from: "198.18.0.3/32",
+      table: 500,
+    });
+    expect(plan.notes.some((n) => n.startsWith("sbr"))).toBe(false);
+  });
+
+  test("says sbr without a table is not planned: its routes are the kernel's after ADD", async () => {
+    const { env } = setup("sbr2", [
+      { type: "ptp", ipam: { type: "host-local", dataDir: "DATA", ranges: [[{ subnet: "198.18.0.0/24" }]] } },
+      { type: "sbr" },
+    ]);
+    const plan = await planNetwork("web", "/var/run/netns/plan10", {
+      env,
+      kernel: readOnlyKernel(),
+      random: counting(),
+    });
+    expect(plan.ops.some((o) => o.op === "rule.add")).toBe(false);
+    expect(plan.notes).toContain(
+      'sbr: not planned (without "table" it moves the interface\'s routes as the kernel holds them after ADD)',
+    );
+  });
+
+  test("plans tuning's sysctl and link changes on the bridge's planned interface, in the reference's order", async () => {
+    const { env } = setup("tuning", [
+      {
+        type: "bridge",
+        bridge: "cni0",
+        ipam: { type: "host-local", dataDir: "DATA", ranges: [[{ subnet: "198.18.0.0/24" }]] },
+      },
+      { type: "tuning", mtu: 1280, promisc: true, sysctl: { "net.ipv4.conf.eth0.arp_filter": "1" } },
+    ]);
+    const plan = await planNetwork("web", "/var/run/netns/plan11", {
+      env,
+      kernel: readOnlyKernel(),
+      random: counting(),
+    });
+    const ns = "/var/run/netns/plan11";
+    expect(plan.ops.slice(-3)).toEqual([
+      { op: "sysctl.set", ns, key: "net.ipv4.conf.eth0.arp_filter", value: "1" },
+      { op: "link.set", ns, name: "eth0", promisc: true },
+      { op: "link.set", ns, name: "eth0", mtu: 1280 },
+    ]);
+    expect(plan.notes.some((n) => n.startsWith("tuning"))).toBe(false);
+  });
+});

@@ -34,6 +34,7 @@ type Planner = (
 const PLANNERS: Readonly<Record<string, () => Promise<Planner>>> = {
   bridge: async () => (await import("@tscni/plugins/bridge")).planAdd,
   ptp: async () => (await import("@tscni/plugins/ptp")).planAdd,
+  tap: async () => (await import("@tscni/plugins/tap")).planAdd,
 };
 
 /** A chained plugin that can say what its ADD would do with the interface plugin's result. */
@@ -51,6 +52,8 @@ const CHAINED_PLANNERS: Readonly<Record<string, () => Promise<ChainedPlanner>>> 
     return (a, prev) => planChained(a, prev);
   },
   bandwidth: async () => (await import("@tscni/plugins/bandwidth")).planChained,
+  sbr: async () => (await import("@tscni/plugins/sbr")).planChained,
+  tuning: async () => (await import("@tscni/plugins/tuning")).planChained,
 };
 
 /** A network's plan: the operations and notes about what was not planned. */

@@ -70,13 +70,39 @@ describe("FakeFirewall properties", () => {
     );
   });
 
-  test("an iptables transaction that succeeded changes nothing when applied again (ADD again, DEL again)", async () => {
+  // Applying a transaction again is a no-op only for the shapes the plugins send: an ADD
+  // makes, flushes and adds (it removes no chain and deletes no single rule), a DEL only
+  // takes away. A transaction that appends to a chain and then removes it cannot succeed
+  // twice (the example test below shows it); one that deletes a rule and inserts it again
+  // above another reorders the chain the second time.
+  // Every chain made and holding rules first, so DEL's shape has something to take.
+  const full: FirewallOp[] = ([4, 6] as const).flatMap((family): FirewallOp[] => {
+    const at = (chain: string) => ({ family, table: "nat" as const, chain });
+    return [
+      ...CHAINS.map((chain): FirewallOp => ({ op: "ipt.chain.ensure", ...at(chain) })),
+      ...RULES.map((rule): FirewallOp => ({ op: "ipt.rule.append", ...at("POSTROUTING"), rule })),
+      ...RULES.filter((r) => !r.includes("CNI-A")).map(
+        (rule): FirewallOp => ({ op: "ipt.rule.append", ...at("CNI-A"), rule }),
+      ),
+    ];
+  });
+  const addShaped: fc.Arbitrary<FirewallOp> = iptOp.filter(
+    (o) => o.op !== "ipt.chain.remove" && o.op !== "ipt.rule.delete",
+  );
+  const delShaped: fc.Arbitrary<FirewallOp> = iptOp.filter(
+    (o) => o.op === "ipt.chain.flush" || o.op === "ipt.rule.delete" || o.op === "ipt.chain.remove",
+  );
+  test.each([
+    ["an iptables transaction that only ensures, flushes, appends and inserts (ADD's shape)", addShaped],
+    ["an iptables transaction that only flushes, deletes and removes (DEL's shape)", delShaped],
+  ])("%s that succeeded succeeds again and changes nothing", async (_, txOp) => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(fc.array(iptOp, { maxLength: 8 }), { maxLength: 4 }),
-        fc.array(iptOp, { minLength: 1, maxLength: 8 }),
+        fc.array(txOp, { minLength: 1, maxLength: 8 }),
         async (setup, tx) => {
           const fw = new FakeFirewall();
+          expect(await tryApply(fw, full)).toBe(true);
           for (const s of setup) await tryApply(fw, s);
           if (!(await tryApply(fw, tx))) return;
           const once = fw.dump();
@@ -86,5 +112,16 @@ describe("FakeFirewall properties", () => {
       ),
       { numRuns: 300 },
     );
+  });
+
+  test("a transaction that appends to a chain and then removes it cannot succeed twice", async () => {
+    const at = { family: 4 as const, table: "nat" as const, chain: "CNI-A" };
+    const bad: FirewallOp[] = [
+      { op: "ipt.rule.append", ...at, rule: ["-j", "ACCEPT"] },
+      { op: "ipt.chain.remove", ...at },
+    ];
+    const fw = new FakeFirewall();
+    expect(await tryApply(fw, [{ op: "ipt.chain.ensure", ...at }, ...bad])).toBe(true);
+    expect(await tryApply(fw, bad)).toBe(false);
   });
 });

@@ -65,9 +65,11 @@ describe("addresses", () => {
     expect(addrs()).toEqual([`${ll} eth0 link`]);
   });
 
-  test("deleting the address removes its prefix route unless another address of the subnet keeps it", () => {
+  test("deleting the address removes its prefix route unless a promoted address of the subnet keeps it", () => {
     const { kernel, c1, routes } = wired();
     kernel.applySync([
+      // Without promotion the secondary .6 would go with the primary .5 (secondaries.test.ts).
+      { op: "sysctl.set", ns: c1, key: "net.ipv4.conf.eth0.promote_secondaries", value: "1" },
       { op: "addr.add", ns: c1, dev: "eth0", cidr: "198.18.0.5/24" },
       { op: "addr.add", ns: c1, dev: "eth0", cidr: "198.18.0.6/24" },
       { op: "addr.del", ns: c1, dev: "eth0", cidr: "198.18.0.5/24" },

@@ -2,8 +2,10 @@
  * `addr.add` / `addr.del`. An address on an up link brings its prefix route
  * (connected.ts). Duplicates are `exists` (IPv4: same address and prefix; IPv6: same
  * address), a missing address is `not-found`, IPv6 on a link with `disable_ipv6=1` is
- * refused; an IPv4 address keeps the `broadcast` it was given. Simplification: deleting a primary IPv4 address promotes the next one of the
- * subnet (as with `promote_secondaries=1`) instead of deleting the secondaries.
+ * refused; an IPv4 address keeps the `broadcast` it was given. Deleting a primary IPv4
+ * address (the first of its subnet and prefix on the link) deletes its secondaries with it,
+ * unless `promote_secondaries` (the link's or `all`) is 1: then the next one is promoted
+ * (`__inet_del_ifa`, devinet.c; checked on Linux 6.18).
  */
 import { KernelError, type AddrOp, type RouteScope } from "../index.ts";
 import { addPrefixRoute, isLinkLocal, removeAddrEffects } from "./connected.ts";
@@ -11,6 +13,7 @@ import { type IPNet, contains, ipEqual, parseAddr } from "@tscni/spec/ipnet";
 import { parseCidr } from "./ip.ts";
 import { requireLink, requireNs, type World } from "./state.ts";
 import { ifSysctl } from "./sysctl-store.ts";
+import type { Addr, NsState } from "./state.ts";
 
 const LOOPBACK4 = parseCidr("127.0.0.0/8") as IPNet;
 
@@ -28,6 +31,27 @@ export function requireCidr(text: string): IPNet {
   return cidr;
 }
 
+/**
+ * The secondaries that go with `addr` when it is deleted: the other IPv4 addresses of its
+ * subnet and prefix on the link when `addr` is their primary (the first added) and
+ * promotion is off (IN_DEV_PROMOTE_SECONDARIES: `all` or the link's sysctl). Read before
+ * `addr` leaves the list.
+ */
+function secondariesOf(ns: NsState, addr: Addr): Addr[] {
+  if (addr.cidr.ip.family !== 4) return [];
+  const subnet = ns.addrs.filter(
+    (a) =>
+      a.link === addr.link &&
+      a.cidr.ip.family === 4 &&
+      a.cidr.prefix === addr.cidr.prefix &&
+      contains(addr.cidr, a.cidr.ip),
+  );
+  const promote =
+    ns.sysctls.get("net.ipv4.conf.all.promote_secondaries") === "1" ||
+    ifSysctl(ns, addr.link, "ipv4", "promote_secondaries") === "1";
+  return subnet[0] === addr && !promote ? subnet.slice(1) : [];
+}
+
 /** Applies one `addr.add` or `addr.del`. */
 export function applyAddr(world: World, op: AddrOp): void {
   const ns = requireNs(world, op.ns);
@@ -38,7 +62,8 @@ export function applyAddr(world: World, op: AddrOp): void {
   if (op.op === "addr.del") {
     const addr = ns.addrs.find((a) => same(a) && a.cidr.prefix === cidr.prefix);
     if (!addr) throw new KernelError("not-found", `address "${op.cidr}" not found on "${op.dev}"`);
-    ns.addrs.splice(ns.addrs.indexOf(addr), 1);
+    const secondaries = secondariesOf(ns, addr);
+    ns.addrs = ns.addrs.filter((a) => a !== addr && !secondaries.includes(a));
     removeAddrEffects(ns, addr);
     return;
   }

@@ -4,8 +4,7 @@
  * applied, as `ip -batch` does; the invariants are checked after every batch.
  *
  * Deliberate simplifications (each explained where it lives): a moved link always gets a
- * new index (link-change.ts); deleting a primary IPv4 address promotes the next one
- * (addresses.ts); a route is keyed by (table, dst, metric), ECMP as one entry per nexthop (routes.ts);
+ * new index (link-change.ts); a route is keyed by (table, dst, metric), ECMP as one entry per nexthop (routes.ts);
  * DAD completes at once and link-local addresses appear as soon as a link is
  * operationally up (connected.ts); a bridge keeps its own MAC and MTU whatever its ports;
  * only the sysctls in sysctl-store.ts exist.

@@ -23,6 +23,7 @@ import { checkFree, checkMtu, checkName } from "./link-create.ts";
 import { insertLink } from "./link-create.ts";
 import { onLinkUp } from "./connected.ts";
 import { nextMac, requireLink, requireNs, type Link, type World } from "./state.ts";
+import { tbfMaxSize } from "./tbf-max-size.ts";
 
 /** The traffic-control state of one link. */
 export interface LinkTc {
@@ -62,6 +63,12 @@ function addQdisc(world: World, op: QdiscAdd): void {
     throw new KernelError(
       "exists",
       `a qdisc already exists at the ${op.kind === "ingress" ? "ingress" : "root"} of "${op.dev}"`,
+    );
+  // Then sch_tbf.c's tbf_change: a bucket that cannot send one byte is EINVAL (below the MTU is only a warning).
+  if (op.kind === "tbf" && tbfMaxSize(op.tbf ?? { rate: 0, limit: 0, buffer: 0 }) === 0)
+    throw new KernelError(
+      "invalid",
+      `a tbf on "${op.dev}" whose buffer cannot hold one byte at its rate (Invalid argument)`,
     );
   const q: QdiscInfo = {
     dev: op.dev,

@@ -7,3 +7,4 @@ export type { Trace } from "./reachability.ts";
 export type { Endpoint, NetView } from "./neighbours.ts";
 export { attachToBridge, containerNs, enableForwarding, hostBridge, ptpLink, scenario } from "./scenario.ts";
 export type { Attachment, Scenario } from "./scenario.ts";
+export { tbfMaxSize } from "./tbf-max-size.ts";

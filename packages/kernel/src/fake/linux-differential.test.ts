@@ -21,17 +21,10 @@
 import { describe, expect, test } from "bun:test";
 import { firstMissing, missingRoot, missingTools, skipUnless } from "@tscni/spec/testing";
 import fc from "fast-check";
-import {
-  HOST,
-  KernelError,
-  type Kernel,
-  type KernelBatch,
-  type KernelOp,
-  type LinkInfo,
-  type Netns,
-} from "../index.ts";
+import { HOST, type Kernel, type KernelBatch, type KernelOp, type LinkInfo, type Netns } from "../index.ts";
 import { createLinuxKernel } from "../linux/index.ts";
 import { createNetlinkKernel } from "../netlink/index.ts";
+import { expectSameStep } from "../testing/differential.ts";
 import { createThrowawayNetns, deleteThrowawayNetns, placeBatch } from "../testing/throwaway.ts";
 import { FakeKernel } from "./fake-kernel.ts";
 
@@ -224,16 +217,6 @@ async function observe(k: Kernel, n: Netns) {
 
 const mapOpt = <T, U>(x: T | undefined, f: (x: T) => U): U | null => (x === undefined ? null : f(x));
 
-async function outcome(k: Kernel, batch: KernelBatch): Promise<string> {
-  try {
-    await k.apply(batch);
-    return "ok";
-  } catch (e) {
-    if (!(e instanceof KernelError)) throw e;
-    return `${e.kind} at op ${e.opIndex}`;
-  }
-}
-
 const DRIVERS = [
   ["iproute2", createLinuxKernel],
   ["netlink", createNetlinkKernel],
@@ -254,13 +237,7 @@ async function sameOutcomes(
     const fake = new FakeKernel();
     fake.addNetns(ctr.path);
     const linux = createKernel({ host: host.path });
-    for (const b of batches) {
-      const batch = place(b, ctr.path);
-      const [want, got] = [await outcome(fake, batch), await outcome(linux, batch)];
-      expect({ batch, outcome: got }).toEqual({ batch, outcome: want });
-      for (const n of [HOST, ctr.path])
-        expect({ ns: n, ...(await observe(linux, n)) }).toEqual({ ns: n, ...(await observe(fake, n)) });
-    }
+    for (const b of batches) await expectSameStep(fake, linux, place(b, ctr.path), [HOST, ctr.path], observe);
   } finally {
     deleteThrowawayNetns(host);
     if (ctr !== undefined) deleteThrowawayNetns(ctr);
@@ -297,11 +274,7 @@ describe.skipIf(skip).each(DRIVERS)("FakeKernel and the %s Linux driver", (_, cr
     try {
       const fake = new FakeKernel();
       const linux = createKernel({ host: host.path });
-      const both = async (batch: KernelOp[]) => {
-        const [want, got] = [await outcome(fake, batch), await outcome(linux, batch)];
-        expect({ batch, outcome: got }).toEqual({ batch, outcome: want });
-        expect(await observe(linux, HOST)).toEqual(await observe(fake, HOST));
-      };
+      const both = (batch: KernelOp[]) => expectSameStep(fake, linux, batch, [HOST], observe);
       const devs = ["eth0", "veth0"];
       const setup: KernelOp[] = [];
       for (const [i, dev] of ["eth0", "veth0"].entries()) {

@@ -5,12 +5,13 @@
  * alike (kind and op index) and leaves the same links (kind, up, operstate, MTU, master,
  * alias). Root only; CI runs it as root.
  */
-import { describe, expect, test } from "bun:test";
+import { describe, test } from "bun:test";
 import { firstMissing, missingRoot, missingTools, skipUnless } from "@tscni/spec/testing";
 import fc from "fast-check";
-import { HOST, KernelError, type Kernel, type KernelBatch, type KernelOp, type Netns } from "../index.ts";
+import { HOST, type Kernel, type KernelBatch, type KernelOp, type Netns } from "../index.ts";
 import { createLinuxKernel } from "../linux/index.ts";
 import { createNetlinkKernel } from "../netlink/index.ts";
+import { expectSameStep } from "../testing/differential.ts";
 import { createThrowawayNetns, deleteThrowawayNetns, placeBatch } from "../testing/throwaway.ts";
 import { FakeKernel } from "./fake-kernel.ts";
 
@@ -58,16 +59,6 @@ async function observe(k: Kernel, n: Netns) {
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
-async function outcome(k: Kernel, batch: KernelBatch): Promise<string> {
-  try {
-    await k.apply(batch);
-    return "ok";
-  } catch (e) {
-    if (!(e instanceof KernelError)) throw e;
-    return `${e.kind} at op ${e.opIndex}`;
-  }
-}
-
 const DRIVERS = [
   ["iproute2", createLinuxKernel],
   ["netlink", createNetlinkKernel],
@@ -87,13 +78,8 @@ describe.skipIf(skip).each(DRIVERS)("FakeKernel and the %s Linux driver on taps 
             fake.addNetns(ctr.path);
             fake.applySync([{ op: "link.set", ns: ctr.path, name: "lo", up: true }]);
             const linux = createKernel({ host: host.path });
-            for (const b of [SETUP, ...batches]) {
-              const batch = placeBatch(b, C, ctr.path);
-              const [want, got] = [await outcome(fake, batch), await outcome(linux, batch)];
-              expect({ batch, outcome: got }).toEqual({ batch, outcome: want });
-              for (const n of [HOST, ctr.path])
-                expect({ ns: n, links: await observe(linux, n) }).toEqual({ ns: n, links: await observe(fake, n) });
-            }
+            for (const b of [SETUP, ...batches])
+              await expectSameStep(fake, linux, placeBatch(b, C, ctr.path), [HOST, ctr.path], observe);
           } finally {
             deleteThrowawayNetns(host);
             if (ctr !== undefined) deleteThrowawayNetns(ctr);

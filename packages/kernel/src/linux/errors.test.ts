@@ -20,6 +20,7 @@ describe("classify", () => {
       ["Error: mtu less than device minimum.", "invalid"],
       ["Error: Invalid prefsrc address.", "invalid"],
       ["RTNETLINK answers: Operation not supported", "invalid"],
+      ['tbf: the "burst" parameter is mandatory', "invalid"],
       ["RTNETLINK answers: Device or resource busy", "other"],
     ];
     for (const [msg, kind] of cases) expect([msg, classify(msg)]).toEqual([msg, kind]);

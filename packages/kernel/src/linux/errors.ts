@@ -8,6 +8,8 @@ import type { Segment } from "../segments.ts";
 // Checked in order: "argument "x" is wrong: Device does not exist" is not-found, not invalid.
 // "Nexthop device required for onlink" is the kernel's ENODEV, which the netlink driver
 // classifies by errno (netlink/classify.ts): both drivers say not-found.
+// tc refuses a tbf whose burst rounds to 0 bytes itself ("the "burst" parameter is
+// mandatory"), where the kernel would say EINVAL: both are invalid.
 // EOPNOTSUPP ("Operation not supported") is invalid: the op does not apply to that link
 // (bridge port flags on a non-port, a master that is not a bridge) or to this kernel.
 const KINDS: readonly [KernelErrorKind, RegExp][] = [
@@ -23,7 +25,7 @@ const KINDS: readonly [KernelErrorKind, RegExp][] = [
   ],
   [
     "invalid",
-    /Invalid argument|is wrong|is expected rather than|Invalid |less than|greater than|out of range|Unknown device type|Cannot assign requested address|Garbage instead of arguments|Operation not supported|netns is immutable|[Cc]an ?not enslave|Not enough information|[Ee]rror: either/,
+    /Invalid argument|is wrong|is expected rather than|Invalid |less than|greater than|out of range|Unknown device type|Cannot assign requested address|Garbage instead of arguments|Operation not supported|netns is immutable|[Cc]an ?not enslave|Not enough information|[Ee]rror: either|"burst" parameter is mandatory/,
   ],
 ];
 
