@@ -18,7 +18,7 @@ import type { Sandbox, SandboxExec } from "./sandbox.ts";
 import { diffSnapshots } from "./snapshot.ts";
 
 /**
- * In a chain, DEL runs in reverse order (§5.1.2), so a chained plugin's DEL is followed by
+ * In a chain, DEL runs in reverse order (DEL-5), so a chained plugin's DEL is followed by
  * the DEL of the plugin that made the interface, which deletes it and every route through
  * it. The reference's sbr (v1.1.1 and upstream main's `tidyRules`) relies on that: its
  * DEL removes its rules and leaves the routes it moved into its table. So after a chained
