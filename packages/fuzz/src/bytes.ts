@@ -41,15 +41,26 @@ export function mutate(input: Uint8Array, m: Mutation): Uint8Array {
       out[i] = (out[i] ?? 0) ^ (1 << m.bit);
       return out;
     }
+    // Concatenated with set(), not spread: a spread of a 200 kB document cost ~1 ms a case.
     case "insert":
-      return Uint8Array.from([...input.subarray(0, at), ...m.bytes, ...input.subarray(at)]);
+      return concat(input.subarray(0, at), m.bytes, input.subarray(at));
     case "delete":
-      return Uint8Array.from([...input.subarray(0, at), ...input.subarray(at + m.count)]);
+      return concat(input.subarray(0, at), input.subarray(at + m.count));
     case "truncate":
       return input.slice(0, at);
     case "splice":
-      return Uint8Array.from([...input.subarray(0, at), ...m.other]);
+      return concat(input.subarray(0, at), m.other);
   }
+}
+
+function concat(...parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
 }
 
 /** Bytes of a document from `docs`, with zero to three mutations applied. */
