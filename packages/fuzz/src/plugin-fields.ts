@@ -23,6 +23,13 @@ const cidr = fc.oneof(
   fc.tuple(v6, fc.nat(129)).map(([a, p]) => `${a}/${p}`),
   oneOf("0.0.0.0/0", "::/0", "198.18.0.0", "198.18.0.0/", "/24"),
 );
+/** Subnets without host bits (what host-local takes), mostly, and any CIDR. */
+const subnet = fc.oneof(
+  { arbitrary: fc.tuple(fc.nat(1), fc.nat(255)).map(([a, b]) => `198.${18 + a}.${b}.0/24`), weight: 2 },
+  { arbitrary: fc.nat(0xffff).map((n) => `2001:db8:${n.toString(16)}::/64`), weight: 1 },
+  { arbitrary: cidr, weight: 1 },
+);
+const inSubnet = fc.oneof(ip, oneOf("198.18.0.1", "198.18.0.254", "198.18.1.1", "2001:db8:0::1"));
 const route = fc.record({ dst: cidr, gw: fc.option(ip, { nil: undefined }) }, { requiredKeys: ["dst"] });
 const dns = fc.record(
   {
@@ -38,8 +45,8 @@ const ipam: Field = fc.oneof(
   fc.record(
     {
       type: oneOf("host-local"),
-      ranges: fc.array(fc.array(range, { maxLength: 2 }), { maxLength: 2 }),
-      subnet: cidr,
+      ranges: fc.array(fc.array(range, { minLength: 1, maxLength: 2 }), { maxLength: 2 }),
+      subnet,
       routes: fc.array(route, { maxLength: 2 }),
       dataDir: oneOf("/run/cni-fuzz", "", "../../etc", "relative"),
       resolvConf: oneOf("/etc/resolv.conf", "/nonexistent"),
