@@ -36,10 +36,16 @@ const EMPTY_SYSFS: Sysfs = {
   linkTarget: () => undefined,
 };
 
+/** The config after ADD's own validation of it. */
+function checked<C>(conf: C, validate: (c: C) => void): C {
+  validate(conf);
+  return conf;
+}
+
 /** Plugin type to its supported versions (as its PluginDefinition) and ADD's first parse. */
 const PARSERS: Readonly<Record<string, { versions: readonly string[]; parse: Parse }>> = {
   bandwidth: { versions: versionsStartingFrom("0.3.0"), parse: (a) => parseBandwidthConfig(a.config) },
-  bridge: { versions: VERSIONS, parse: (a) => bridgeForAdd(parseBridgeConfig(a.config, a.args)) },
+  bridge: { versions: VERSIONS, parse: (a) => checked(parseBridgeConfig(a.config, a.args), bridgeForAdd) },
   dhcp: { versions: VERSIONS, parse: (a) => parseDhcpConf(new TextDecoder().decode(a.stdinData)) },
   dummy: { versions: VERSIONS, parse: (a) => parseDummyConfig(a.config) },
   firewall: { versions: versionsStartingFrom("0.4.0"), parse: (a) => parseFirewallConfig(a.config) },
@@ -48,7 +54,7 @@ const PARSERS: Readonly<Record<string, { versions: readonly string[]; parse: Par
   ipvlan: { versions: VERSIONS, parse: (a) => parseIpvlanConfig(a.config) },
   loopback: { versions: VERSIONS, parse: (a) => parsePrevResult(a.config) },
   macvlan: { versions: VERSIONS, parse: (a) => parseMacvlanConfig(a.config, a.args) },
-  ptp: { versions: VERSIONS, parse: (a) => ptpForAdd(parsePtpConfig(a.config)) },
+  ptp: { versions: VERSIONS, parse: (a) => checked(parsePtpConfig(a.config), ptpForAdd) },
   sbr: { versions: VERSIONS, parse: (a) => parseSbrConfig(a.config) },
   static: { versions: VERSIONS, parse: (a) => loadStaticConfig(a.config, a.args) },
   tap: { versions: VERSIONS, parse: (a) => parseTapConfig(a.config, a.args) },
