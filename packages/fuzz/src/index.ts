@@ -22,3 +22,31 @@ export { PLUGIN_FIELDS, typedPluginConfig } from "./plugin-fields.ts";
 export { CORPUS, corpusDocument } from "./corpus.ts";
 export { mutate, mutatedBytes, mutation } from "./bytes.ts";
 export type { Mutation } from "./bytes.ts";
+export {
+  CHAINED_IFNAME,
+  cniArgs,
+  cniCommand,
+  containerId,
+  DIR_TOKEN,
+  envSet,
+  envSetFor,
+  fillTokens,
+  ifname,
+  NETNS_TOKEN,
+  netns,
+  TMP_TOKEN,
+} from "./plugin/env.ts";
+export type { EnvSet, TokenValues } from "./plugin/env.ts";
+export { chainedPrevResult, hostLocalIpam, isChained, PLUGIN_TYPES, validConfig } from "./plugin/configs.ts";
+export { pluginStdin } from "./plugin/stdin.ts";
+export { FAILURE_KINDS, judgeExec, stackTraceLine } from "./plugin/judge.ts";
+export type { ExecOutcome, FailureKind, Finding } from "./plugin/judge.ts";
+export { ALLOWED_WRITE_DIRS, outsideAllowed, TRACED_SYSCALLS, writtenPaths } from "./plugin/writes.ts";
+export { diffSnapshots, parseSnapshot, snapshotScript } from "./plugin/snapshot.ts";
+export { caseArbitrary, caseSeed, drawCase, fromReplayFile, toReplayFile } from "./plugin/case.ts";
+export type { PluginCase, PluginReplayFile } from "./plugin/case.ts";
+export { runCase } from "./plugin/run-case.ts";
+export type { CaseState } from "./plugin/run-case.ts";
+export { formatTable, runPluginFuzz } from "./plugin/runner.ts";
+export type { PluginFailure, PluginProgress, PluginRow, PluginRunOptions, PluginRunReport } from "./plugin/runner.ts";
+export type { Sandbox, SandboxExec } from "./plugin/sandbox.ts";

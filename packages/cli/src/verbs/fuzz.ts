@@ -8,6 +8,7 @@ import { join } from "node:path";
 import type { CommandIO, Verb } from "../io.ts";
 
 const HELP = `usage: cni fuzz config|convert [--seed N] [--cases N | --seconds S] [--out DIR]
+       cni fuzz plugin DIR [--plugins a,b,...] [--seed N] [--cases N | --seconds S] [--timeout MS]
        cni fuzz replay FILE
 
 Targets:
@@ -17,6 +18,9 @@ Targets:
   convert   results of every version (valid and hostile) converted to every version,
             with invariants: identity to the same version, label-only changes inside a
             family, 0.1.0/0.2.0 results surviving a trip up and back
+  plugin    exec-protocol fuzzing of a plugin directory in throwaway namespaces: random
+            env and stdin per plugin; crashes, hangs, stack traces, non-JSON stdout, bad
+            errors, stray file writes and kernel state left behind (cni fuzz plugin --help)
 
 Failures are shrunk to a minimal input and saved as DIR/<target>-<seed>-<n>.json
 (default DIR: ./fuzz-failures); replay prints the failure again or "holds".
@@ -57,6 +61,7 @@ function parseArgs(argv: readonly string[]): FuzzArgs | string {
 }
 
 async function run(io: CommandIO): Promise<number> {
+  if (io.argv[0] === "plugin") return (await import("./fuzz-plugin.ts")).runFuzzPlugin(io);
   if (io.argv.includes("-h") || io.argv.includes("--help")) {
     io.stdout(HELP);
     return 0;
@@ -76,6 +81,7 @@ async function run(io: CommandIO): Promise<number> {
       io.stderr(`cni fuzz: cannot read ${file}: ${e instanceof Error ? e.message : String(e)}\n`);
       return 2;
     }
+    if (saved.target === "plugin") return (await import("./fuzz-plugin.ts")).replayPlugin(io, saved);
     const target = pick(saved.target);
     if (target === undefined) return usage(io, `${file} names no known target`);
     const failure = replay(target as typeof configTarget, saved.input);
