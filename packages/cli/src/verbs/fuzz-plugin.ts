@@ -6,6 +6,7 @@
  */
 import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import type { PluginFailure, PluginRunReport } from "@tscni/fuzz";
 import type { CommandIO } from "../io.ts";
 
 /** The help of `cni fuzz plugin`. */
@@ -132,7 +133,17 @@ export async function runFuzzPlugin(io: CommandIO): Promise<number> {
     },
     () => sb.destroy(),
   );
-  let report: Awaited<ReturnType<typeof fuzz.runPluginFuzz>>;
+  const counters = new Map<string, number>();
+  const save = (f: PluginFailure) => {
+    mkdirSync(args.out, { recursive: true });
+    const stem = `plugin-${f.case.plugin}-${f.kind}-${f.seed}`;
+    const n = counters.get(stem) ?? 0;
+    counters.set(stem, n + 1);
+    const path = join(args.out, `${stem}-${n}.json`);
+    writeFileSync(path, `${JSON.stringify(fuzz.toReplayFile(args.dir, f.case, f), null, 2)}\n`);
+    io.stdout(`FAIL ${f.case.plugin} ${f.kind}: ${f.detail}\n  case: ${path}\n`);
+  };
+  let report: PluginRunReport;
   try {
     report = await fuzz.runPluginFuzz(sb, {
       plugins,
@@ -140,6 +151,7 @@ export async function runFuzzPlugin(io: CommandIO): Promise<number> {
       ...(args.cases !== undefined ? { cases: args.cases } : {}),
       ...(args.seconds !== undefined ? { seconds: args.seconds } : {}),
       stopped: () => stopped,
+      onFailure: save,
       onProgress: (p) =>
         io.stderr(
           `plugin: ${p.cases} cases, ${((p.cases * 1000) / Math.max(p.ms, 1)).toFixed(1)} cases/s, ${p.failures} failing\n`,
@@ -148,16 +160,6 @@ export async function runFuzzPlugin(io: CommandIO): Promise<number> {
   } finally {
     sb.destroy();
     release();
-  }
-  const counters = new Map<string, number>();
-  for (const f of report.failures) {
-    mkdirSync(args.out, { recursive: true });
-    const stem = `plugin-${f.case.plugin}-${f.kind}-${f.seed}`;
-    const n = counters.get(stem) ?? 0;
-    counters.set(stem, n + 1);
-    const path = join(args.out, `${stem}-${n}.json`);
-    writeFileSync(path, `${JSON.stringify(fuzz.toReplayFile(args.dir, f.case, f), null, 2)}\n`);
-    io.stdout(`FAIL ${f.case.plugin} ${f.kind}: ${f.detail}\n  case: ${path}\n`);
   }
   io.stdout(fuzz.formatTable(report));
   return report.failing === 0 ? 0 : 1;

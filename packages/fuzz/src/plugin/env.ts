@@ -93,12 +93,13 @@ const valid = (chained: boolean): Readonly<Record<string, fc.Arbitrary<string>>>
   CNI_IFNAME: chained ? fc.constant(CHAINED_IFNAME) : fc.constantFrom("eth0", "net1"),
   CNI_ARGS: fc.constantFrom("", "", "IgnoreUnknown=1;K8S_POD_NAMESPACE=ns;K8S_POD_NAME=pod"),
 });
+/** Only the variants that are not a valid value: the one variable a case makes hostile. */
 const HOSTILE: Readonly<Record<string, fc.Arbitrary<string | undefined>>> = {
-  CNI_COMMAND: cniCommand,
-  CNI_CONTAINERID: containerId,
-  CNI_NETNS: netns,
-  CNI_IFNAME: ifname,
-  CNI_ARGS: cniArgs,
+  CNI_COMMAND: cniCommand.filter((v) => v === undefined || !["ADD", "DEL", "CHECK"].includes(v)),
+  CNI_CONTAINERID: containerId.filter((v) => v === undefined || !/^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,63}$/.test(v)),
+  CNI_NETNS: netns.filter((v) => v !== NETNS_TOKEN),
+  CNI_IFNAME: ifname.filter((v) => v === undefined || !/^[a-z][a-z0-9]{0,14}$/.test(v)),
+  CNI_ARGS: cniArgs.filter((v) => v !== ""),
 };
 
 /**

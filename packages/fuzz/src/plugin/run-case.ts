@@ -41,7 +41,7 @@ const said = (x: SandboxExec): string => {
 };
 
 const brief = (lines: readonly string[]): string =>
-  `${lines.slice(0, 12).join("; ")}${lines.length > 12 ? ` (+${lines.length - 12} more)` : ""}`;
+  `${lines.slice(0, 30).join("; ")}${lines.length > 30 ? ` (+${lines.length - 30} more)` : ""}`;
 
 /** What a case left: the changed lines when they leaked (else undefined), and the state after. */
 interface Residue {

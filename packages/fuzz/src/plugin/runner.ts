@@ -19,6 +19,8 @@ export interface PluginRunOptions {
   /** Failures kept (for replay files) per plugin and kind (default 3). */
   readonly keepPerKind?: number;
   readonly onProgress?: (p: PluginProgress) => void;
+  /** Called with each kept failure as it is found (so an interrupted run still saved it). */
+  readonly onFailure?: (f: PluginFailure) => void;
   /** Stop early (Ctrl-C). */
   readonly stopped?: () => boolean;
 }
@@ -88,7 +90,10 @@ export async function runPluginFuzz(sb: Sandbox, opts: PluginRunOptions): Promis
         const key = `${plugin} ${f.kind}`;
         const n = seen.get(key) ?? 0;
         seen.set(key, n + 1);
-        if (n < keep) failures.push({ case: c, kind: f.kind, detail: f.detail, seed: opts.seed, index });
+        if (n >= keep) continue;
+        const failure = { case: c, kind: f.kind, detail: f.detail, seed: opts.seed, index };
+        failures.push(failure);
+        opts.onFailure?.(failure);
       }
       if (cases % 25 === 0) opts.onProgress?.({ cases, ms: performance.now() - started, failures: failing });
     }

@@ -96,8 +96,11 @@ function sectionLines(name: string, body: string): string[] {
       );
     case "route":
     case "route6":
+      // The local table follows the addresses (kept above), IPv6's only once DAD is done.
       return parseJson(body)
-        .filter((r) => !isLinkLocal(str(r.dst)) && !(r.dev === "lo" && isLoopbackAddr(str(r.dst))))
+        .filter(
+          (r) => r.table !== "local" && !isLinkLocal(str(r.dst)) && !(r.dev === "lo" && isLoopbackAddr(str(r.dst))),
+        )
         .map(
           (r) =>
             `${name} table=${str(r.table)} type=${str(r.type)} ${str(r.dst)} dev=${str(r.dev)} via=${str(r.gateway)} src=${str(r.prefsrc)}`,

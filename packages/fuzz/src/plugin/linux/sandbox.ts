@@ -69,7 +69,9 @@ export function createLinuxSandbox(opts: LinuxSandboxOptions): Sandbox {
     must(["ip", "-n", host, "link", "set", "lo", "up"]);
     // A master for macvlan/ipvlan/vlan and a spare device for host-device, in the host namespace.
     must(["ip", "-n", host, "link", "add", HOST_MASTER, "type", "veth", "peer", "name", HOST_SPARE]);
+    // Both ends up, so the master has a carrier and IPv6 DAD on a macvlan completes.
     must(["ip", "-n", host, "link", "set", HOST_MASTER, "up"]);
+    must(["ip", "-n", host, "link", "set", HOST_SPARE, "up"]);
     // The interface chained plugins adjust (their prevResult names it), with its host side.
     must(["ip", "-n", host, "link", "add", CHAINED_HOST_IFNAME, "type", "veth", "peer", "name", CHAINED_IFNAME]);
     must(["ip", "-n", host, "link", "set", CHAINED_IFNAME, "netns", container]);
@@ -96,7 +98,8 @@ export function createLinuxSandbox(opts: LinuxSandboxOptions): Sandbox {
     throw e;
   }
   const tokens = { netns: `/var/run/netns/${container}`, dir: opts.dir, tmp };
-  const allowed = [...ALLOWED_WRITE_DIRS, tmp];
+  // Opening CNI_NETNS read-write (sbr flocks it) changes nothing on disk.
+  const allowed = [...ALLOWED_WRITE_DIRS, tmp, tokens.netns];
   // iptables-nft's rules show in `nft list ruleset`; legacy ones need their own dump.
   const legacy = run(["iptables", "--version"]).out.includes("legacy");
 
