@@ -214,7 +214,7 @@ function table(rows: readonly Row[]): string {
   const body = rows.map((r) => [
     r.target,
     String(r.cases),
-    String(Math.round(r.rate)),
+    r.rate < 10 ? r.rate.toFixed(1) : String(Math.round(r.rate)),
     String(r.failures) + (r.note === undefined ? "" : ` (${r.note})`),
     r.seconds.toFixed(1),
   ]);
