@@ -41,20 +41,35 @@ export function mutate(input: Uint8Array, m: Mutation): Uint8Array {
       out[i] = (out[i] ?? 0) ^ (1 << m.bit);
       return out;
     }
+    // Concatenated with set(), not spread: a spread of a 200 kB document cost ~1 ms a case.
     case "insert":
-      return Uint8Array.from([...input.subarray(0, at), ...m.bytes, ...input.subarray(at)]);
+      return concat(input.subarray(0, at), m.bytes, input.subarray(at));
     case "delete":
-      return Uint8Array.from([...input.subarray(0, at), ...input.subarray(at + m.count)]);
+      return concat(input.subarray(0, at), input.subarray(at + m.count));
     case "truncate":
       return input.slice(0, at);
     case "splice":
-      return Uint8Array.from([...input.subarray(0, at), ...m.other]);
+      return concat(input.subarray(0, at), m.other);
   }
 }
 
-/** Bytes of a document from `docs`, with zero to three mutations applied. */
+function concat(...parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/** Bytes of a document from `docs`: half as they are, half with one to three mutations. */
 export function mutatedBytes(docs: fc.Arbitrary<string>): fc.Arbitrary<Uint8Array> {
-  return fc
-    .tuple(docs, fc.array(mutation, { maxLength: 3 }))
-    .map(([doc, ms]) => ms.reduce(mutate, new TextEncoder().encode(doc)));
+  return (
+    fc
+      // Half the documents go unmutated: three quarters mutated left most of them broken JSON,
+      // so a plugin's own checks (past the JSON decoding) saw too few of them.
+      .tuple(docs, fc.oneof(fc.constant([]), fc.array(mutation, { minLength: 1, maxLength: 3 })))
+      .map(([doc, ms]) => ms.reduce(mutate, new TextEncoder().encode(doc)))
+  );
 }

@@ -5,34 +5,14 @@
  */
 import fc from "fast-check";
 import { VERSIONS } from "@tscni/spec";
+import { corpusDocument } from "./corpus.ts";
 import { anyLeaf, deepNesting, hostileNumber, hostileString, jsonText, quote } from "./json.ts";
+import { PLUGIN_FIELDS, typedPluginConfig } from "./plugin-fields.ts";
 
 /** Plugin types whose configs we generate, with their own keys. */
-const PLUGIN_KEYS: Readonly<Record<string, readonly string[]>> = {
-  bridge: [
-    "bridge",
-    "isGateway",
-    "isDefaultGateway",
-    "forceAddress",
-    "ipMasq",
-    "ipMasqBackend",
-    "mtu",
-    "hairpinMode",
-    "promiscMode",
-    "vlan",
-    "vlanTrunk",
-    "preserveDefaultVlan",
-    "macspoofchk",
-    "enabledad",
-    "disableContainerInterface",
-    "portIsolation",
-  ],
-  ptp: ["ipMasq", "ipMasqBackend", "mtu"],
-  loopback: [],
-  portmap: ["snat", "masqAll", "markMasqBit", "externalSetMarkChain", "conditionsV4", "conditionsV6", "backend"],
-  firewall: ["backend", "iptablesAdminChainName", "firewalldZone", "ingressPolicy"],
-  "host-local": ["ranges", "routes", "dataDir", "resolvConf"],
-};
+const PLUGIN_KEYS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
+  Object.entries(PLUGIN_FIELDS).map(([type, fields]) => [type, Object.keys(fields)]),
+);
 
 /** Keys a config object can have: the common ones (§2.2), each plugin's, and junk. */
 export const configKey: fc.Arbitrary<string> = fc.oneof(
@@ -116,24 +96,52 @@ export const validConfList: fc.Arbitrary<string> = fc
     JSON.stringify({ cniVersion: v, name, plugins: plugins.map((p) => JSON.parse(p) as unknown) }),
   );
 
+/** A config of any plugin with typed values in its own fields, alone or in a list. */
+export const typedConfigDocument: fc.Arbitrary<string> = fc.oneof(
+  typedPluginConfig.map((c) => JSON.stringify(c)),
+  fc
+    .tuple(fc.constantFrom(...VERSIONS), fc.array(typedPluginConfig, { minLength: 1, maxLength: 3 }))
+    .map(([cniVersion, plugins]) => JSON.stringify({ cniVersion, name: "fuzz", plugins })),
+);
+
 /** A valid config with one field set to hostile JSON (or removed, or its key's case changed). */
 export const nearValidConfig: fc.Arbitrary<string> = fc
   .tuple(
-    fc.oneof(validPluginConfig, validConfList),
+    fc.oneof(validPluginConfig, validConfList, typedConfigDocument, corpusDocument),
     configKey,
     fc.oneof(anyLeaf, jsonText(anyLeaf, configKey, 2)),
-    fc.nat(2),
+    fc.nat(4),
+    fc.nat(),
   )
-  .map(([text, key, value, how]) => {
+  .map(([text, key, value, how, pick]) => {
     const obj = JSON.parse(text) as Record<string, unknown>;
+    // First: a duplicate key the original value overrides; last: one that overrides it.
     if (how === 0) return text.replace(/^\{/, `{${quote(key)}:${value},`);
+    if (how === 3) return text.replace(/\}$/, `,${quote(key)}:${value}}`);
     if (how === 1) {
       delete obj[key];
+      return JSON.stringify(obj);
+    }
+    if (how === 4) {
+      // Inside a nested object (ipam, a list's plugin, prevResult, runtimeConfig...).
+      const nested = objectsIn(obj);
+      const target = nested[pick % nested.length] ?? obj;
+      target[key] = JSON.parse(value) as unknown;
       return JSON.stringify(obj);
     }
     const [first] = Object.keys(obj);
     return first === undefined ? text : text.replace(quote(first), quote(first.toUpperCase()));
   });
+
+/** Every object in a JSON value, the value itself first. */
+function objectsIn(value: unknown, out: Record<string, unknown>[] = []): Record<string, unknown>[] {
+  if (Array.isArray(value)) for (const x of value) objectsIn(x, out);
+  else if (typeof value === "object" && value !== null) {
+    out.push(value as Record<string, unknown>);
+    for (const x of Object.values(value)) objectsIn(x, out);
+  }
+  return out;
+}
 
 /** Any JSON whose keys are mostly config keys: wrong types at every level. */
 export const hostileConfig: fc.Arbitrary<string> = fc.oneof(
@@ -145,6 +153,8 @@ export const hostileConfig: fc.Arbitrary<string> = fc.oneof(
 export const configDocument: fc.Arbitrary<string> = fc.oneof(
   { arbitrary: validPluginConfig, weight: 2 },
   { arbitrary: validConfList, weight: 2 },
+  { arbitrary: typedConfigDocument, weight: 3 },
+  { arbitrary: corpusDocument, weight: 1 },
   { arbitrary: nearValidConfig, weight: 4 },
   { arbitrary: hostileConfig, weight: 3 },
 );

@@ -2,7 +2,9 @@ export type { Target } from "./target.ts";
 export { describeThrown, judge, SLOW_MS } from "./target.ts";
 export { replay, runTarget } from "./run.ts";
 export type { Failure, Progress, RunOptions, RunReport } from "./run.ts";
-export { configTarget } from "./targets/config.ts";
+export { configTarget, configTargetWith } from "./targets/config.ts";
+export { judgePlugin, pluginsNamedIn } from "./targets/plugin-decoding.ts";
+export type { PluginDecoding } from "./targets/plugin-decoding.ts";
 export { convertTarget } from "./targets/convert.ts";
 export type { ConvertCase } from "./targets/convert.ts";
 export { anyLeaf, deepNesting, hostileNumber, hostileString, jsonText } from "./json.ts";
@@ -13,8 +15,11 @@ export {
   hostileConfig,
   nearValidConfig,
   validConfList,
+  typedConfigDocument,
   validPluginConfig,
 } from "./configs.ts";
+export { PLUGIN_FIELDS, typedPluginConfig } from "./plugin-fields.ts";
+export { CORPUS, corpusDocument } from "./corpus.ts";
 export { mutate, mutatedBytes, mutation } from "./bytes.ts";
 export type { Mutation } from "./bytes.ts";
 export type { Answer } from "./against/answer.ts";

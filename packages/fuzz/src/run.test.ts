@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { convertResult, type Result } from "@tscni/spec";
-import { configTarget } from "./targets/config.ts";
+import { configTarget, configTargetWith } from "./targets/config.ts";
 import { convertTarget } from "./targets/convert.ts";
 import { replay, runTarget } from "./run.ts";
 
@@ -53,5 +53,21 @@ describe("the harness finds, shrinks and replays a planted bug", () => {
     const r = runTarget(planted, { seed: 3, cases: 200, maxFailures: 1 });
     expect(r.failureList[0]?.failure).toBe("planted: TypeError: x is undefined");
     expect((planted.load(r.failureList[0]?.input) as Uint8Array).length).toBeGreaterThan(40);
+  });
+
+  test("a plugin decoder that crashes (a TypeError) is found and shrunk; one that reports a CniError or plain Error is not", () => {
+    const decoding = (crash: boolean) => ({
+      types: ["bridge", "ptp"],
+      decode(type: string, stdin: Uint8Array) {
+        const text = new TextDecoder().decode(stdin);
+        if (crash && type === "bridge" && text.includes('"mtu"')) throw new TypeError("mtu is not a function");
+        if (text.includes("x")) throw new Error("a plain error, reported as code 999");
+        return text;
+      },
+    });
+    const r = runTarget(configTargetWith(decoding(true)), { seed: 5, cases: 1500, maxFailures: 1 });
+    expect(r.failureList[0]?.failure).toMatch(/^bridge config: TypeError: mtu is not a function/);
+    expect(r.failureList[0]?.shrinks).toBeGreaterThan(0);
+    expect(runTarget(configTargetWith(decoding(false)), { seed: 5, cases: 400 }).failureList).toEqual([]);
   });
 });

@@ -91,7 +91,9 @@ async function run(io: CommandIO): Promise<number> {
     io.stdout(HELP);
     return 0;
   }
-  const { configTarget, convertTarget, replay, runTarget } = await import("@tscni/fuzz");
+  const { configTargetWith, convertTarget, replay, runTarget } = await import("@tscni/fuzz");
+  const { pluginDecoding } = await import("./fuzz-decoders.ts");
+  const configTarget = configTargetWith(pluginDecoding);
   const targets = { config: configTarget, convert: convertTarget() } as const;
   const pick = (name: unknown) => (name === "config" || name === "convert" ? targets[name] : undefined);
   if (io.argv[0] === "replay") {
