@@ -2,22 +2,10 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { CommandIO } from "../io.ts";
+import { captureIO } from "../testing/capture-io.ts";
 import { verb } from "./fuzz.ts";
 
-function io(argv: string[]): CommandIO & { out: string[]; err: string[] } {
-  const out: string[] = [];
-  const err: string[] = [];
-  return {
-    argv,
-    env: {},
-    readStdin: async () => new Uint8Array(),
-    stdout: (t) => out.push(t),
-    stderr: (t) => err.push(t),
-    out,
-    err,
-  };
-}
+const io = captureIO;
 
 // A command that refuses every request: it disagrees with every result we produce.
 const REFUSES = `sed 's/.*/{"error":"no"}/'`;

@@ -3,22 +3,10 @@ import { chmodSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { firstMissing, missingRoot, missingTools, skipUnless } from "@tscni/spec/testing";
-import type { CommandIO } from "../io.ts";
+import { captureIO } from "../testing/capture-io.ts";
 import { verb } from "./fuzz.ts";
 
-function io(argv: string[]): CommandIO & { out: string[]; err: string[] } {
-  const out: string[] = [];
-  const err: string[] = [];
-  return {
-    argv,
-    env: {},
-    readStdin: async () => new Uint8Array(),
-    stdout: (t) => out.push(t),
-    stderr: (t) => err.push(t),
-    out,
-    err,
-  };
-}
+const io = captureIO;
 
 let dir = "";
 afterEach(() => rmSync(dir, { recursive: true, force: true }));

@@ -10,6 +10,7 @@ import { CniError, convertResult, parseResult, resultFamily, resultToWire, VERSI
 import { anyLeaf, jsonText } from "../json.ts";
 import { CONVERT_ALLOWANCES } from "./convert-allowances.ts";
 import { describeThrown } from "../target.ts";
+import { RESULT_KEYS } from "../targets/convert.ts";
 import type { Answer } from "./answer.ts";
 import type { Differential } from "./differential.ts";
 import { withoutNewerFields } from "./old-library.ts";
@@ -20,27 +21,7 @@ export interface AgainstConvertCase {
   readonly to: string;
 }
 
-const resultKey = fc.constantFrom(
-  "cniVersion",
-  "ips",
-  "ip4",
-  "ip6",
-  "interfaces",
-  "routes",
-  "dns",
-  "ip",
-  "gateway",
-  "interface",
-  "version",
-  "address",
-  "dst",
-  "gw",
-  "mtu",
-  "mac",
-  "sandbox",
-  "nameservers",
-  "domain",
-);
+const resultKey = fc.constantFrom(...RESULT_KEYS, "nameservers", "domain");
 
 const asJson = <T>(x: T): T => JSON.parse(JSON.stringify(x)) as T;
 

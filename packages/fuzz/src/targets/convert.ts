@@ -20,7 +20,8 @@ export interface ConvertCase {
   trip: boolean;
 }
 
-const resultKey = fc.constantFrom(
+/** The keys results are made of, for hostile results that still look like one. */
+export const RESULT_KEYS = [
   "cniVersion",
   "ips",
   "ip4",
@@ -38,8 +39,8 @@ const resultKey = fc.constantFrom(
   "mtu",
   "mac",
   "sandbox",
-  "__proto__",
-);
+] as const;
+const resultKey = fc.constantFrom(...RESULT_KEYS, "__proto__");
 const hostileResult = jsonText(anyLeaf, resultKey, 4).map((t) => JSON.parse(t) as unknown);
 
 const asJson = <T>(x: T): T => JSON.parse(JSON.stringify(x)) as T;
