@@ -6,8 +6,7 @@
  * read and changes nothing. Root only; CI runs it.
  */
 import { describe, expect, test } from "bun:test";
-import { createLinuxFirewall } from "@tscni/firewall/linux";
-import { type IptablesVariant, iptablesVariantDir } from "@tscni/firewall/testing";
+import { countingLinuxFirewall, type IptablesVariant, iptablesVariantDir } from "@tscni/firewall/testing";
 import { canUseRealKernel, withThrowawayNetns } from "@tscni/kernel/testing";
 import { planForwardAdd, planForwardDel } from "./plan.ts";
 import type { HostIp } from "./rules.ts";
@@ -31,15 +30,7 @@ describe.skipIf(!root).each(["nft", "legacy"] as IptablesVariant[])(
         await withThrowawayNetns(
           1,
           async ([ns]) => {
-            const runs: string[] = [];
-            const fw = await createLinuxFirewall({
-              netns: ns?.path ?? "",
-              path: tools.dir,
-              wrapExec: (exec) => (argv, stdin) => {
-                runs.push((argv[0] ?? "").split("/").pop() ?? "");
-                return exec(argv, stdin);
-              },
-            });
+            const { fw, runs } = await countingLinuxFirewall(ns?.path ?? "", tools.dir);
             const rules = async (): Promise<string[]> =>
               (await Promise.all(([4, 6] as const).map((f) => fw.iptables(f, "filter"))))
                 .flatMap((t) => t ?? [])

@@ -6,8 +6,7 @@
  * container; an IPv4-only container's DEL runs no ip6tables at all. Root only; CI runs it.
  */
 import { describe, expect, test } from "bun:test";
-import { createLinuxFirewall } from "@tscni/firewall/linux";
-import { type IptablesVariant, iptablesVariantDir } from "@tscni/firewall/testing";
+import { countingLinuxFirewall, type IptablesVariant, iptablesVariantDir } from "@tscni/firewall/testing";
 import { canUseRealKernel, withThrowawayNetns } from "@tscni/kernel/testing";
 import { mapping, portmapConfig, V6 } from "../testing/portmap-config.ts";
 import type { PortmapConfig } from "./config.ts";
@@ -39,15 +38,7 @@ describe.skipIf(!root).each(["nft", "legacy"] as IptablesVariant[])("portmap DEL
       await withThrowawayNetns(
         1,
         async ([ns]) => {
-          const runs: string[] = [];
-          const fw = await createLinuxFirewall({
-            netns: ns?.path ?? "",
-            path: tools.dir,
-            wrapExec: (exec) => (argv, stdin) => {
-              runs.push((argv[0] ?? "").split("/").pop() ?? "");
-              return exec(argv, stdin);
-            },
-          });
+          const { fw, runs } = await countingLinuxFirewall(ns?.path ?? "", tools.dir);
           const mine = async (family: 4 | 6, cid: string): Promise<string[]> =>
             ((await fw.iptables(family, "nat")) ?? []).flatMap((c) => [
               ...(c.name === dnatChainName("net", cid) ? [c.name] : []),

@@ -10,8 +10,7 @@ import { canUseRealKernel, withThrowawayNetns } from "@tscni/kernel/testing";
 import { FakeFirewall } from "../fake/fake-firewall.ts";
 import type { Firewall } from "../firewall.ts";
 import type { FirewallOp, IptRule } from "../ops.ts";
-import { createLinuxFirewall } from "./linux-firewall.ts";
-import { inNetns, type IptablesVariant, iptablesVariantDir } from "../testing/linux.ts";
+import { countingLinuxFirewall, inNetns, type IptablesVariant, iptablesVariantDir } from "../testing/linux.ts";
 
 const root = canUseRealKernel();
 if (!root && process.env.CI === "true")
@@ -66,15 +65,7 @@ describe.skipIf(!root).each(["nft", "legacy"] as IptablesVariant[])("the read-fr
       await withThrowawayNetns(
         1,
         async ([ns]) => {
-          const runs: string[] = [];
-          const fw = await createLinuxFirewall({
-            netns: ns?.path ?? "",
-            path: tools.dir,
-            wrapExec: (exec) => (argv, stdin) => {
-              runs.push((argv[0] ?? "").split("/").pop() ?? "");
-              return exec(argv, stdin);
-            },
-          });
+          const { fw, runs } = await countingLinuxFirewall(ns?.path ?? "", tools.dir);
           const fake = new FakeFirewall();
           const step = async (tx: FirewallOp[]): Promise<string[]> => {
             runs.length = 0;

@@ -14,8 +14,7 @@ import type { Firewall } from "../firewall.ts";
 import { iptMasqLegacyJump, iptMasqSetup, iptMasqTeardown } from "../masq/iptables.ts";
 import { formatChainName, formatComment } from "../names.ts";
 import type { FirewallOp, IptRule } from "../ops.ts";
-import { inNetns, type IptablesVariant, iptablesVariantDir } from "../testing/linux.ts";
-import { createLinuxFirewall } from "./linux-firewall.ts";
+import { countingLinuxFirewall, inNetns, type IptablesVariant, iptablesVariantDir } from "../testing/linux.ts";
 
 const root = canUseRealKernel();
 if (!root && process.env.CI === "true")
@@ -74,15 +73,7 @@ describe.skipIf(!root).each(["nft", "legacy"] as IptablesVariant[])("the read-fr
         async ([ns]) => {
           const name = ns?.name ?? "";
           const ipt = (...argv: string[]) => inNetns(name, [`${tools.dir}/iptables`, ...argv]);
-          const runs: string[] = [];
-          const fw = await createLinuxFirewall({
-            netns: ns?.path ?? "",
-            path: tools.dir,
-            wrapExec: (exec) => (argv, stdin) => {
-              runs.push((argv[0] ?? "").split("/").pop() ?? "");
-              return exec(argv, stdin);
-            },
-          });
+          const { fw, runs } = await countingLinuxFirewall(ns?.path ?? "", tools.dir);
           const fake = new FakeFirewall();
           const step = async (tx: FirewallOp[]): Promise<string[]> => {
             runs.length = 0;

@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createLinuxFirewall } from "../linux/index.ts";
 
 /** The two iptables implementations a node may run. */
 export type IptablesVariant = "nft" | "legacy";
@@ -34,4 +35,24 @@ export function inNetns(ns: string, argv: readonly string[], stdin?: string): st
   });
   if (r.exitCode !== 0) throw new Error(`${argv.join(" ")}: ${r.stderr.toString().trim()}`);
   return r.stdout.toString();
+}
+
+/**
+ * A real firewall in the namespace at `netnsPath` with the tools of `toolsDir`, and the
+ * names of the tools each `apply` ran (to prove how many processes a change costs).
+ */
+export async function countingLinuxFirewall(
+  netnsPath: string,
+  toolsDir: string,
+): Promise<{ fw: Awaited<ReturnType<typeof createLinuxFirewall>>; runs: string[] }> {
+  const runs: string[] = [];
+  const fw = await createLinuxFirewall({
+    netns: netnsPath,
+    path: toolsDir,
+    wrapExec: (exec) => (argv, stdin) => {
+      runs.push((argv[0] ?? "").split("/").pop() ?? "");
+      return exec(argv, stdin);
+    },
+  });
+  return { fw, runs };
 }
