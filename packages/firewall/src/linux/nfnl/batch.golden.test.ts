@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { attrs } from "@tscni/kernel/netlink";
 import { lineMessage, scriptMessages } from "./batch.ts";
 import * as C from "./const.ts";
+import { normalizedBatch, stracedBytes } from "./testing/golden.ts";
 import { decodeExpr } from "./expr.ts";
 import { printRule } from "./print.ts";
 import { attrList } from "./reader.ts";
@@ -19,32 +20,9 @@ import { batchBytes } from "./socket.ts";
 const dir = join(import.meta.dir, "fixtures");
 const script = (name: string): string => readFileSync(join(dir, `${name}.nft`), "utf8");
 
-/** strace's hex dump (` | 00000  14 00 ...  ascii |`) back to bytes. */
-function hexDump(name: string): Uint8Array {
-  const bytes: number[] = [];
-  for (const line of readFileSync(join(dir, `${name}.batch.hex`), "utf8").split("\n")) {
-    const m = /^ \| [0-9a-f]{5} {2}(.{48})/.exec(line);
-    if (m === null) continue;
-    for (const h of (m[1] as string).trim().split(/\s+/)) if (h !== "") bytes.push(Number.parseInt(h, 16));
-  }
-  return Uint8Array.from(bytes);
-}
+const hexDump = (name: string): Uint8Array => stracedBytes(join(dir, `${name}.batch.hex`));
 
-/** The messages of a batch as hex, sequence numbers zeroed and NLM_F_ACK cleared. */
-function normalized(batch: Uint8Array): string[] {
-  const out: string[] = [];
-  const v = new DataView(batch.buffer, batch.byteOffset, batch.byteLength);
-  for (let at = 0; at + 16 <= batch.length; ) {
-    const len = v.getUint32(at, true);
-    const m = batch.slice(at, at + len);
-    const mv = new DataView(m.buffer);
-    mv.setUint16(6, mv.getUint16(6, true) & ~C.NLM_F.ACK, true);
-    mv.setUint32(8, 0, true);
-    out.push(Buffer.from(m).toString("hex"));
-    at += (len + 3) & ~3;
-  }
-  return out;
-}
+const normalized = normalizedBatch;
 
 describe("the nfnetlink batch", () => {
   for (const name of ["add", "delete"]) {

@@ -14,6 +14,7 @@ import { inNetns } from "../../testing/linux.ts";
 import { parseNftList } from "../nft-list.ts";
 import { lineMessage, scriptMessages } from "./batch.ts";
 import * as C from "./const.ts";
+import { normalizedBatch, stracedBytes } from "./testing/golden.ts";
 import { decodeExpr } from "./expr.ts";
 import { printRule } from "./print.ts";
 import { attrList, readTable } from "./reader.ts";
@@ -26,30 +27,9 @@ if (!root) console.warn("skipping the nfnetlink marks test on the kernel: it nee
 const dir = join(import.meta.dir, "fixtures");
 const script = readFileSync(join(dir, "marks.nft"), "utf8");
 
-function hexDump(name: string): Uint8Array {
-  const bytes: number[] = [];
-  for (const line of readFileSync(join(dir, name), "utf8").split("\n")) {
-    const m = /^ \| [0-9a-f]{5} {2}(.{48})/.exec(line);
-    if (m !== null)
-      for (const h of (m[1] as string).trim().split(/\s+/)) if (h !== "") bytes.push(Number.parseInt(h, 16));
-  }
-  return Uint8Array.from(bytes);
-}
+const hexDump = (name: string): Uint8Array => stracedBytes(join(dir, name));
 
-function normalized(batch: Uint8Array): string[] {
-  const out: string[] = [];
-  const v = new DataView(batch.buffer, batch.byteOffset, batch.byteLength);
-  for (let at = 0; at + 16 <= batch.length; ) {
-    const len = v.getUint32(at, true);
-    const m = batch.slice(at, at + len);
-    const mv = new DataView(m.buffer);
-    mv.setUint16(6, mv.getUint16(6, true) & ~C.NLM_F.ACK, true);
-    mv.setUint32(8, 0, true);
-    out.push(Buffer.from(m).toString("hex"));
-    at += (len + 3) & ~3;
-  }
-  return out;
-}
+const normalized = normalizedBatch;
 
 const rules = script
   .split("\n")

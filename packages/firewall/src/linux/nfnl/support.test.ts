@@ -12,7 +12,7 @@ import { canUseRealKernel, withThrowawayNetns } from "@tscni/kernel/testing";
 import { inNetns } from "../../testing/linux.ts";
 import { createLinuxFirewall } from "../linux-firewall.ts";
 import { lineMessage } from "./batch.ts";
-import * as C from "./const.ts";
+import { normalizedBatch, stracedBytes } from "./testing/golden.ts";
 import { batchBytes, NfnlSocket } from "./socket.ts";
 import { nfnlSupportsNftables, SUPPORT_CHECKS } from "./support.ts";
 
@@ -20,32 +20,9 @@ const root = canUseRealKernel();
 if (!root && process.env.CI === "true") throw new Error("the nfnetlink support test must run under CI: run it as root");
 if (!root) console.warn("skipping the nfnetlink support test on the kernel: it needs root (CI runs it as root)");
 
-/** strace's hex dump back to bytes (as batch.golden.test.ts reads it). */
-function hexDump(name: string): Uint8Array {
-  const bytes: number[] = [];
-  for (const line of readFileSync(join(import.meta.dir, "fixtures", name), "utf8").split("\n")) {
-    const m = /^ \| [0-9a-f]{5} {2}(.{48})/.exec(line);
-    if (m !== null)
-      for (const h of (m[1] as string).trim().split(/\s+/)) if (h !== "") bytes.push(Number.parseInt(h, 16));
-  }
-  return Uint8Array.from(bytes);
-}
+const hexDump = (name: string): Uint8Array => stracedBytes(join(import.meta.dir, "fixtures", name));
 
-/** Messages as hex, sequence numbers zeroed and NLM_F_ACK cleared. */
-function normalized(batch: Uint8Array): string[] {
-  const out: string[] = [];
-  const v = new DataView(batch.buffer, batch.byteOffset, batch.byteLength);
-  for (let at = 0; at + 16 <= batch.length; ) {
-    const len = v.getUint32(at, true);
-    const m = batch.slice(at, at + len);
-    const mv = new DataView(m.buffer);
-    mv.setUint16(6, mv.getUint16(6, true) & ~C.NLM_F.ACK, true);
-    mv.setUint32(8, 0, true);
-    out.push(Buffer.from(m).toString("hex"));
-    at += (len + 3) & ~3;
-  }
-  return out;
-}
+const normalized = normalizedBatch;
 
 describe("SupportsNFTables over nfnetlink", () => {
   test("asks with the batch nft --check sends: BEGIN and the table, no END", () => {
