@@ -7,7 +7,7 @@
  *
  *   bun scripts/bench-trace.ts [plugin=bridge] [runs=10]
  *
- * BENCH_BIN=DIR traces another build (a directory with `cni` and its links). The Nth
+ * BENCH_IPMASQ=1 sets `ipMasq` (bridge and ptp). BENCH_BIN=DIR traces another build (a directory with `cni` and its links). The Nth
  * container is traced after N-1 others exist, as in the figures of docs/PERFORMANCE.md.
  */
 import { loadavg } from "node:os";
@@ -68,6 +68,7 @@ async function inner(): Promise<void> {
     name: `trace-${PLUGIN}`,
     type: PLUGIN,
     ...(PLUGIN === "bridge" ? { bridge: "tscnib0", isGateway: true } : {}),
+    ...(process.env.BENCH_IPMASQ === "1" ? { ipMasq: true } : {}),
     ipam: {
       type: "host-local",
       ranges: [[{ subnet: "198.18.64.0/24" }]],
