@@ -7,7 +7,7 @@
  * `Bun.connect`, no node:fs); run in process by a runtime, the asynchronous `post-unix.ts`.
  */
 import { libcNow } from "@tscni/kernel/libc";
-import { readAll, writeAll } from "./fd-io.ts";
+import { standardStreams } from "@tscni/kernel/stdio";
 import { postUnix } from "./post-unix.ts";
 import { decodeShimResponse, encodeRequest } from "./shim-wire.ts";
 import { exchangeUnix, type HttpAnswer, type SocketCalls } from "./unix-exchange.ts";
@@ -135,19 +135,14 @@ export async function main(io: ShimIO, exchange: Exchange = postUnix): Promise<n
 }
 
 /**
- * Runs the shim as its own process: stdin, stdout and stderr through libc (`fd-io.ts`),
- * so that nothing but the shim's own modules and libc loads before it answers.
+ * Runs the shim as its own process: stdin, stdout and stderr through libc (the binary's
+ * one `@tscni/kernel/stdio`), so that nothing but the shim's own modules and libc loads
+ * before it answers.
  */
 export function runProcess(argv: readonly string[]): Promise<number> {
   const c = libcNow();
   return main(
-    {
-      argv,
-      env: process.env,
-      readStdin: async () => readAll(c, 0),
-      stdout: (text) => writeAll(c, 1, text),
-      stderr: (text) => writeAll(c, 2, text),
-    },
+    { argv, env: process.env, ...standardStreams(c) },
     syncExchange(() => c),
   );
 }
