@@ -30,6 +30,8 @@ export interface ShimIO {
 const TRY_AGAIN_LATER = 11;
 /** Code 999: anything else that went wrong between shim and daemon. */
 const INTERNAL = 999;
+/** Code 5, I/O failure: stdin could not be read (as the skel reports it). */
+const IO_FAILURE = 5;
 
 /** Go's JSON text (4-space indent, `<`, `>`, `&` escaped) as the skel prints it (R-3). */
 function goJSON(value: unknown): string {
@@ -86,10 +88,17 @@ export function syncExchange(calls: () => SocketCalls): Exchange {
 /**
  * Runs the shim: exit 0 with the daemon's result (if any) on stdout, or exit 1 with a CNI
  * error object on stdout: the daemon's own error for HTTP 400, code 11 when the daemon
- * cannot be reached, code 999 for any other answer.
+ * cannot be reached, code 999 for any other answer, code 5 when stdin cannot be read.
  */
 export async function main(io: ShimIO, exchange: Exchange = postUnix): Promise<number> {
-  const stdin = await io.readStdin();
+  let stdin: Uint8Array;
+  try {
+    stdin = await io.readStdin();
+  } catch (err) {
+    // A CNI error, never a stack trace (SPEC §4): the skel's code and words for it.
+    const why = err instanceof Error ? err.message : String(err);
+    return fail(io, { code: IO_FAILURE, msg: `error reading from stdin: ${why}` });
+  }
   const socketPath = socketPathFor(configOf(stdin), io.env);
   let res: HttpAnswer;
   try {
