@@ -4,7 +4,6 @@
  */
 import { PLUGIN_VERSIONS, versionReply } from "./plugin-versions.ts";
 import { PLUGINS } from "./plugins.ts";
-import { readToEnd } from "./stdin.ts";
 import { VERBS } from "./verbs.ts";
 import type { CommandIO } from "./io.ts";
 
@@ -14,34 +13,11 @@ export function invokedName(argv0: string | undefined): string {
   return base;
 }
 
-/**
- * Writes all of `text` to a file descriptor synchronously. process.stdout would cost ~1 ms
- * of start-up (a Node stream) on every plugin call; a plain write does not.
- */
-function writeAll(writeSync: (fd: number, b: Uint8Array) => number, fd: number, text: string): void {
-  let bytes = new TextEncoder().encode(text);
-  while (bytes.length > 0) {
-    try {
-      bytes = bytes.subarray(writeSync(fd, bytes));
-    } catch (err) {
-      // A non-blocking pipe that is full: wait a moment and go on.
-      if ((err as { code?: string }).code !== "EAGAIN") throw err;
-      Bun.sleepSync(1);
-    }
-  }
-}
-
 async function processIO(args: readonly string[]): Promise<CommandIO> {
-  // Through libc, not node:fs: loading node:fs was the largest module cost of a plugin call
-  // (docs/PERFORMANCE.md); the errors (EAGAIN) are node:fs's.
-  const { readSync, writeSync } = await import("@tscni/kernel/fs");
-  return {
-    argv: args,
-    env: process.env,
-    readStdin: () => readToEnd(0, readSync, async () => new Uint8Array(await Bun.stdin.arrayBuffer())),
-    stdout: (text) => writeAll(writeSync, 1, text),
-    stderr: (text) => writeAll(writeSync, 2, text),
-  };
+  // Through libc, not node:fs nor Bun.stdin/process.stdout: those were the largest module
+  // costs of a plugin call (docs/PERFORMANCE.md). The shim shares it (server shim.ts).
+  const { standardStreams } = await import("@tscni/kernel/stdio");
+  return { argv: args, env: process.env, ...standardStreams() };
 }
 
 /** Top-level help: the verbs and their summaries. */

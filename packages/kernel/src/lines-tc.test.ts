@@ -48,7 +48,7 @@ describe("traffic-control lines", () => {
     });
   });
 
-  test("the ingress qdisc, its deletion and the root's deletion are tc lines", () => {
+  test("the ingress qdisc, its deletion (by parent alone, as netlink sends it) and the root's deletion are tc lines", () => {
     expect(
       renderOp(
         { op: "qdisc.add", ns: HOST, dev: "veth1", kind: "ingress", handle: 0xffff0000, parent: TC_H_INGRESS },
@@ -56,7 +56,7 @@ describe("traffic-control lines", () => {
       ).line,
     ).toBe("qdisc add dev veth1 handle ffff: ingress");
     expect(renderOp({ op: "qdisc.del", ns: HOST, dev: "veth1", parent: TC_H_INGRESS }, "").line).toBe(
-      "qdisc del dev veth1 ingress",
+      "qdisc del dev veth1 parent ffff:fff1",
     );
     expect(renderOp({ op: "qdisc.del", ns: HOST, dev: "veth1", parent: TC_H_ROOT }, "").line).toBe(
       "qdisc del dev veth1 root",

@@ -6,7 +6,15 @@
  */
 import { KernelError } from "./kernel.ts";
 import type { OpLine } from "./lines.ts";
-import { ETH_P_ALL, TC_H_INGRESS, TC_H_ROOT, type FilterAdd, type QdiscAdd, type TcOp } from "./ops-tc.ts";
+import {
+  ETH_P_ALL,
+  TC_H_INGRESS,
+  TC_H_ROOT,
+  type FilterAdd,
+  type QdiscAdd,
+  type QdiscDel,
+  type TcOp,
+} from "./ops-tc.ts";
 
 const UNSAFE = /[\s"'\\]|^#|^$/;
 
@@ -55,6 +63,18 @@ function qdiscAdd(op: QdiscAdd): string {
   ].join(" ");
 }
 
+/**
+ * `tc qdisc del` by parent alone, as the netlink driver sends it (handle 0, no kind). Not
+ * tc's `ingress` keyword: that sends handle `ffff:` too, and once a device has had an
+ * ingress qdisc the kernel answers a second delete with EINVAL "Invalid handle" (its
+ * ingress slot holds the handle-0 noop qdisc) where a handle-0 delete gets ENOENT, which
+ * the fake and the netlink driver report as not-found (sch_api.c tc_get_qdisc).
+ */
+function qdiscDel(op: QdiscDel): string {
+  const where = op.parent === TC_H_ROOT ? ["root"] : ["parent", handleText(op.parent)];
+  return ["qdisc del dev", tok(op.dev), ...where].join(" ");
+}
+
 function filterAdd(op: FilterAdd): string {
   const proto = op.protocol === ETH_P_ALL ? "all" : `0x${op.protocol.toString(16).padStart(4, "0")}`;
   const w = [
@@ -91,7 +111,7 @@ export function renderTcOp(op: TcOp): OpLine {
     case "qdisc.add":
       return { tool: "tc", line: qdiscAdd(op) };
     case "qdisc.del":
-      return { tool: "tc", line: ["qdisc del dev", tok(op.dev), ...parentWords(op.parent)].join(" ") };
+      return { tool: "tc", line: qdiscDel(op) };
     case "filter.add":
       return { tool: "tc", line: filterAdd(op) };
   }

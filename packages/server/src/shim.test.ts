@@ -116,4 +116,26 @@ describe("the shim", () => {
       await here.stop(true);
     }
   });
+
+  test("fails with code 5, not a stack trace, when stdin cannot be read", async () => {
+    let stdout = "";
+    const code = await main(
+      {
+        argv: [],
+        env: { CNI_COMMAND: "ADD" },
+        readStdin: async () => {
+          throw new Error("read: errno 9");
+        },
+        stdout: (t) => void (stdout += t),
+        stderr: () => {},
+      },
+      () => {
+        throw new Error("the daemon must not be asked");
+      },
+    );
+    expect({ code, out: JSON.parse(stdout) }).toEqual({
+      code: 1,
+      out: { code: 5, msg: "error reading from stdin: read: errno 9" },
+    });
+  });
 });

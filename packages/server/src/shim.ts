@@ -7,7 +7,7 @@
  * `Bun.connect`, no node:fs); run in process by a runtime, the asynchronous `post-unix.ts`.
  */
 import { libcNow } from "@tscni/kernel/libc";
-import { readAll, writeAll } from "./fd-io.ts";
+import { standardStreams } from "@tscni/kernel/stdio";
 import { postUnix } from "./post-unix.ts";
 import { decodeShimResponse, encodeRequest } from "./shim-wire.ts";
 import { exchangeUnix, type HttpAnswer, type SocketCalls } from "./unix-exchange.ts";
@@ -30,6 +30,8 @@ export interface ShimIO {
 const TRY_AGAIN_LATER = 11;
 /** Code 999: anything else that went wrong between shim and daemon. */
 const INTERNAL = 999;
+/** Code 5, I/O failure: stdin could not be read (as the skel reports it). */
+const IO_FAILURE = 5;
 
 /** Go's JSON text (4-space indent, `<`, `>`, `&` escaped) as the skel prints it (R-3). */
 function goJSON(value: unknown): string {
@@ -86,10 +88,17 @@ export function syncExchange(calls: () => SocketCalls): Exchange {
 /**
  * Runs the shim: exit 0 with the daemon's result (if any) on stdout, or exit 1 with a CNI
  * error object on stdout: the daemon's own error for HTTP 400, code 11 when the daemon
- * cannot be reached, code 999 for any other answer.
+ * cannot be reached, code 999 for any other answer, code 5 when stdin cannot be read.
  */
 export async function main(io: ShimIO, exchange: Exchange = postUnix): Promise<number> {
-  const stdin = await io.readStdin();
+  let stdin: Uint8Array;
+  try {
+    stdin = await io.readStdin();
+  } catch (err) {
+    // A CNI error, never a stack trace (SPEC §4): the skel's code and words for it.
+    const why = err instanceof Error ? err.message : String(err);
+    return fail(io, { code: IO_FAILURE, msg: `error reading from stdin: ${why}` });
+  }
   const socketPath = socketPathFor(configOf(stdin), io.env);
   let res: HttpAnswer;
   try {
@@ -135,19 +144,14 @@ export async function main(io: ShimIO, exchange: Exchange = postUnix): Promise<n
 }
 
 /**
- * Runs the shim as its own process: stdin, stdout and stderr through libc (`fd-io.ts`),
- * so that nothing but the shim's own modules and libc loads before it answers.
+ * Runs the shim as its own process: stdin, stdout and stderr through libc (the binary's
+ * one `@tscni/kernel/stdio`), so that nothing but the shim's own modules and libc loads
+ * before it answers.
  */
 export function runProcess(argv: readonly string[]): Promise<number> {
   const c = libcNow();
   return main(
-    {
-      argv,
-      env: process.env,
-      readStdin: async () => readAll(c, 0),
-      stdout: (text) => writeAll(c, 1, text),
-      stderr: (text) => writeAll(c, 2, text),
-    },
+    { argv, env: process.env, ...standardStreams(c) },
     syncExchange(() => c),
   );
 }

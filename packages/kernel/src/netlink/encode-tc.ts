@@ -62,7 +62,7 @@ function qdiscAdd(op: QdiscAdd, ctx: EncodeContext): MessageBuilder {
   return m.end();
 }
 
-/** What `tc qdisc del dev DEV root|ingress` sends: the parent alone, no kind. */
+/** What `tc qdisc del dev DEV root|parent ffff:fff1` sends (lines-tc.ts): the parent alone, handle 0, no kind. */
 function qdiscDel(op: QdiscDel, ctx: EncodeContext): MessageBuilder {
   return tcmsg(new MessageBuilder(T.RTM_DELQDISC, REQ), ctx.index(op.dev), 0, op.parent);
 }
