@@ -67,14 +67,29 @@ async function traced(
     },
   );
   const [stdout, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
-  // `PID execve("/path", ...) = 0`: the first is the plugin itself; failed lookups along PATH are not runs.
-  const execs = readFileSync(log, "utf8")
-    .split("\n")
-    .map((l) => /^\d+ +execve\("([^"]+)".*= 0$/.exec(l)?.[1])
-    .filter((p): p is string => p !== undefined)
-    .slice(1)
-    .map((p) => p.split("/").pop() ?? p);
-  return { code, stdout, execs };
+  return { code, stdout, execs: successfulExecs(readFileSync(log, "utf8")) };
+}
+
+/**
+ * The programs strace -f saw exec'd successfully, in order, the traced plugin itself
+ * left out: `PID execve("/path", ...) = 0`, or the same split by another thread into
+ * `<unfinished ...>` and `<... execve resumed> ... = 0`; failed PATH lookups end `= -1`.
+ */
+function successfulExecs(log: string): string[] {
+  const pending = new Map<string, string>();
+  const out: string[] = [];
+  for (const line of log.split("\n")) {
+    const call = /^(\d+) +execve\("([^"]+)"/.exec(line);
+    const resumed = /^(\d+) +<\.\.\. execve resumed>/.exec(line);
+    const pid = call?.[1] ?? resumed?.[1];
+    if (pid === undefined) continue;
+    if (call !== null) pending.set(pid, call[2] as string);
+    if (!/= 0$/.test(line)) continue;
+    const path = pending.get(pid);
+    pending.delete(pid);
+    if (path !== undefined) out.push(path.split("/").pop() ?? path);
+  }
+  return out.slice(1);
 }
 
 /** `nft -a list table` in the host namespace, or "" when the table is gone. */
@@ -88,12 +103,12 @@ const PM_MAPPINGS = [
   { hostPort: 8443, containerPort: 443, protocol: "tcp", hostIP: "2001:db8:50::1" },
 ];
 
-function portmapConfig(n: number): object {
+function portmapConfig(n: number, backend: string | null = "nftables"): object {
   return {
     cniVersion: "1.0.0",
     name: "pm-noexec",
     type: "portmap",
-    backend: "nftables",
+    ...(backend !== null && { backend }),
     snat: true,
     runtimeConfig: { portMappings: PM_MAPPINGS },
     prevResult: {
@@ -221,5 +236,26 @@ run("no nft process on our plugins' nftables paths", () => {
     expect(ours.afterAdd).toContain("ether saddr MAC return");
     expect(ours.afterAdd).toBe(theirs.afterAdd);
     expect(ours.afterDel).toBe(theirs.afterDel);
+  });
+});
+
+run("portmap without a backend decides it without running iptables", () => {
+  let w: World;
+  beforeAll(async () => {
+    w = await World.create("e2e-nxauto", 1);
+  });
+  afterAll(async () => {
+    await w.close();
+  });
+
+  test("ADD and DEL pick iptables (it works here, H-3 §8.5) and run only its restore and save tools", async () => {
+    for (const command of ["ADD", "DEL"]) {
+      const r = await traced(w, "nfnetlink", "portmap", command, "a1", portmapConfig(5, null));
+      expect(`${command}: ${r.code}`).toBe(`${command}: 0`);
+      // go-iptables would run `iptables --version` and `iptables -t filter -S INPUT 1`; iptables-nft is asked in process.
+      expect(r.execs).not.toContain("iptables");
+      expect(r.execs).toContain("iptables-restore");
+      if (command === "ADD") expect((await sh(w.host, ["iptables-save", "-t", "nat"])).stdout).toContain("-j CNI-DN-");
+    }
   });
 });
