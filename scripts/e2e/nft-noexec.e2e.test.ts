@@ -7,9 +7,10 @@
  * (which runs `nft` for everything) must leave the very same `nft -a list table` text.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { canUseNetns } from "../lib/netns.ts";
+import { successfulExecs, type Transport, traced } from "./exec-trace.ts";
 import { BIN_DIR, World, sh } from "./harness.ts";
 
 const root = canUseNetns();
@@ -21,76 +22,17 @@ else if (!built) console.warn("scripts/e2e/nft-noexec: dist/bin missing: run `np
 else if (!strace) throw new Error("scripts/e2e/nft-noexec: strace is missing (apt-get install strace)");
 const run = root && built ? describe : describe.skip;
 
-type Transport = "nfnetlink" | "nft";
-
-/** One plugin call under strace: its stdout, exit code and the programs it (and its children) exec'd. */
-async function traced(
-  w: World,
-  transport: Transport,
-  plugin: string,
-  command: string,
-  cid: string,
-  config: object,
-): Promise<{ code: number; stdout: string; execs: string[] }> {
-  const log = join(w.dir, `strace-${plugin}-${command}-${cid}`);
-  const proc = Bun.spawn(
-    [
-      "ip",
-      "netns",
-      "exec",
-      w.host,
-      "strace",
-      "-f",
-      "-qq",
-      "-e",
-      "trace=execve",
-      "-e",
-      "signal=none",
-      "-o",
-      log,
-      join(BIN_DIR, plugin),
-    ],
-    {
-      env: {
-        PATH: process.env.PATH ?? "/usr/sbin:/usr/bin:/sbin:/bin",
-        CNI_COMMAND: command,
-        CNI_CONTAINERID: cid,
-        CNI_NETNS: w.netns(0),
-        CNI_IFNAME: "eth0",
-        CNI_ARGS: "",
-        CNI_PATH: BIN_DIR,
-        ...(transport === "nft" && { TSCNI_NFT_TRANSPORT: "nft" }),
-      },
-      stdin: new TextEncoder().encode(JSON.stringify(config)),
-      stdout: "pipe",
-      stderr: "pipe",
-    },
-  );
-  const [stdout, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
-  return { code, stdout, execs: successfulExecs(readFileSync(log, "utf8")) };
-}
-
-/**
- * The programs strace -f saw exec'd successfully, in order, the traced plugin itself
- * left out: `PID execve("/path", ...) = 0`, or the same split by another thread into
- * `<unfinished ...>` and `<... execve resumed> ... = 0`; failed PATH lookups end `= -1`.
- */
-function successfulExecs(log: string): string[] {
-  const pending = new Map<string, string>();
-  const out: string[] = [];
-  for (const line of log.split("\n")) {
-    const call = /^(\d+) +execve\("([^"]+)"/.exec(line);
-    const resumed = /^(\d+) +<\.\.\. execve resumed>/.exec(line);
-    const pid = call?.[1] ?? resumed?.[1];
-    if (pid === undefined) continue;
-    if (call !== null) pending.set(pid, call[2] as string);
-    if (!/= 0$/.test(line)) continue;
-    const path = pending.get(pid);
-    pending.delete(pid);
-    if (path !== undefined) out.push(path.split("/").pop() ?? path);
-  }
-  return out.slice(1);
-}
+test("the strace reader counts successful execs, split ones too, and skips failed PATH lookups", () => {
+  const log = [
+    '10 execve("/bin/portmap", ["portmap"], 0x1 /* 7 vars */) = 0',
+    '11 execve("/usr/local/sbin/nft", ["nft"], 0x2 /* 8 vars */) = -1 ENOENT (No such file or directory)',
+    '11 execve("/usr/sbin/nft", ["nft", "-f", "-"], 0x2 /* 8 vars */ <unfinished ...>',
+    "12 +++ exited with 0 +++",
+    "11 <... execve resumed>) = 0",
+    '13 execve("/usr/sbin/iptables-save", ["iptables-save"], 0x3 /* 8 vars */) = 0',
+  ].join("\n");
+  expect(successfulExecs(log)).toEqual(["nft", "iptables-save"]);
+});
 
 /** `nft -a list table` in the host namespace, or "" when the table is gone. */
 async function listTable(w: World, family: string, table: string): Promise<string> {
