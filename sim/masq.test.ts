@@ -178,6 +178,61 @@ describe.each(["bridge", "ptp"] as const)("%s with ipMasq", (plugin) => {
     expect(h.reserved(`${plugin}masq`)).toEqual([]);
   });
 
+  test("ADD starts the masquerade before the veth is made, DEL its teardown before the link goes", async () => {
+    // The restore runs while the kernel works (docs/PERFORMANCE.md): the kernel step of
+    // each call waits for a firewall transaction to have started, and the transaction for
+    // that step to be done. A plugin doing one after the other fails here, whichever
+    // comes first (each wait gives up after 2 s and fails the call).
+    const h = machine();
+    const real = h.kernel;
+    const fake = h.firewall;
+    const signal = () => {
+      let fire = (): void => {};
+      const fired = new Promise<void>((r) => (fire = r));
+      return { fire, fired };
+    };
+    const waitFor = async (p: Promise<void>, what: string): Promise<void> => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const gaveUp = new Promise<never>((_, no) => {
+        timer = setTimeout(() => no(new Error(`waited 2 s for ${what}`)), 2000);
+      });
+      await Promise.race([p, gaveUp]).finally(() => clearTimeout(timer));
+    };
+    let started = signal();
+    let stepped = signal();
+    h.ports.kernel = new Proxy(real, {
+      get: (target, key) =>
+        key === "apply"
+          ? async (batch: Parameters<typeof real.apply>[0]) => {
+              const step = batch.some((op) => op.op === "veth.add" || op.op === "link.del");
+              if (step) await waitFor(started.fired, "the firewall transaction to start");
+              const out = await real.apply(batch);
+              if (step) stepped.fire();
+              return out;
+            }
+          : bound(target, key),
+    });
+    h.ports.firewall = new Proxy(fake, {
+      get: (target, key) =>
+        key === "apply"
+          ? async (tx: Parameters<typeof fake.apply>[0]) => {
+              started.fire();
+              await waitFor(stepped.fired, "the kernel step");
+              return fake.apply(tx);
+            }
+          : bound(target, key),
+    });
+    const add = await run(h, plugin, "ADD", { ipMasqBackend: "iptables" });
+    expect(add.json?.msg).toBeUndefined();
+    expect(fake.dump().iptables["4 nat"]?.POSTROUTING).toHaveLength(1);
+    started = signal();
+    stepped = signal();
+    const del = await run(h, plugin, "DEL", { ipMasqBackend: "iptables", prevResult: add.json });
+    expect(del.json?.msg).toBeUndefined();
+    baseline(h);
+    expect(real.snapshot(NS).links.filter((l) => l.kind === "veth")).toEqual([]);
+  });
+
   test("without ipMasq no firewall transaction is made, on ADD or DEL", async () => {
     const h = machine();
     await run(h, plugin, "ADD", { ipMasq: false });

@@ -62,4 +62,9 @@ export interface Firewall {
   iptables(family: Family, table: IptTable): Promise<IptChainState[] | undefined>;
   /** The chains of an nftables table, or undefined when the table does not exist. */
   nftTable(family: NftFamily, table: string): Promise<NftChainState[] | undefined>;
+  /**
+   * Loads what a first transaction needs (a lazily loaded backend's code), so that a
+   * later `apply` starts its tools at once; optional, a no-op where nothing loads late.
+   */
+  prepare?(): Promise<void>;
 }

@@ -8,6 +8,7 @@ import { HOST, type LinkInfo } from "@tscni/kernel";
 import type { Firewall, FirewallTx } from "@tscni/firewall";
 import { pluginMain, type CmdArgs, type PluginDefinition, type PluginHandlers, type PluginIO } from "@tscni/skel";
 import { VERSIONS, convertResult, type Result100 } from "@tscni/spec";
+import { alongside } from "../shared/alongside.ts";
 import { rollback } from "../shared/apply.ts";
 import { applyAttachment, fillMacs, requireNetns } from "../shared/attach.ts";
 import { addMasq, delMasq, linkMasqNets, planMasq } from "../shared/masq.ts";
@@ -46,6 +47,9 @@ async function waitPortUp(ports: PluginPorts, name: string): Promise<LinkInfo> {
 async function add(ports: PluginPorts, a: CmdArgs): Promise<Result100> {
   const conf = parseBridgeConfig(a.config, a.args);
   validateForAdd(conf);
+  // The firewall's code loads while the kernel is read, not when the masquerade starts.
+  // A failure to load shows again, and is reported, when the masquerade applies.
+  const firewallReady = conf.ipMasq && conf.ipamType !== "" ? ports.firewall.prepare?.().catch(() => {}) : undefined;
   await requireNetns(ports.kernel, a.netns);
   const view = await readBridgeView(ports.kernel, conf, a.netns, a.ifName);
   // Refuse a taken name before IPAM reserves anything (ADD-4).
@@ -56,17 +60,26 @@ async function add(ports: PluginPorts, a: CmdArgs): Promise<Result100> {
   let applied: Awaited<ReturnType<typeof applyBridge>> | undefined;
   let undoMasq: (() => Promise<void>) | undefined;
   try {
-    applied = await applyBridge(ports, conf, a, ipamResult, view);
-    const result = applied.plan.result;
-    // After the kernel steps, before the port wait, as the reference (§8.1 step 9); L3 only.
-    if (ipamResult !== undefined)
-      undoMasq = await addMasq(
-        ports,
-        conf,
-        { ifName: a.ifName, cid: a.containerID },
-        (result.ips ?? []).map((ip) => ip.address),
-      );
-    const port = conf.disableContainerInterface ? undefined : await waitPortUp(ports, applied.hostVeth);
+    // L3 only. The reference masquerades after the kernel steps (§8.1 step 9); we start
+    // with them, so the restore runs while the veth is made (the rules name addresses, no
+    // link), and a failure of either part rolls back both below.
+    await firewallReady;
+    const masq =
+      ipamResult === undefined
+        ? Promise.resolve()
+        : addMasq(
+            ports,
+            conf,
+            { ifName: a.ifName, cid: a.containerID },
+            (ipamResult.ips ?? []).map((ip) => ip.address),
+          ).then((undo) => {
+            undoMasq = undo;
+          });
+    // Each part records what it did as it finishes, whatever the other does.
+    const kernel = applyBridge(ports, conf, a, ipamResult, view).then((done) => (applied = done));
+    const attached = await alongside(kernel, masq);
+    const result = attached.plan.result;
+    const port = conf.disableContainerInterface ? undefined : await waitPortUp(ports, attached.hostVeth);
     if (conf.enabledad && (result.ips ?? []).some((ip) => ip.address.includes(":")))
       await settleAddresses(ports.kernel, a.netns, a.ifName, ports.sleep);
     // The host end just read is current: its MAC comes from that read, not from a new one.
@@ -74,7 +87,7 @@ async function add(ports: PluginPorts, a: CmdArgs): Promise<Result100> {
     if (conf.macspoofchk)
       await setupSpoofCheck(
         ports.firewall,
-        applied.hostVeth,
+        attached.hostVeth,
         result.interfaces?.find((i) => i.sandbox === a.netns)?.mac ?? "",
         spoofCheckId(a.containerID, a.ifName),
       );
@@ -158,8 +171,20 @@ async function del(ports: PluginPorts, a: CmdArgs): Promise<void> {
   // A config or CNI_ARGS that does not parse fails DEL, as the reference (§8.1 DEL step 1).
   const conf = parseBridgeConfig(a.config, a.args);
   const layer3 = conf.ipamType !== "";
+  const firewallReady = layer3 && conf.ipMasq ? ports.firewall.prepare?.().catch(() => {}) : undefined;
   // The addresses the link has before it goes, for the masquerade teardown (§8.1 DEL step 4).
   const masqIps = layer3 && conf.ipMasq && a.netns !== "" ? await linkMasqNets(ports.kernel, a.netns, a.ifName) : [];
+  await firewallReady;
+  // Unlike the reference, also without a netns or a link: the chain and the nft rules are
+  // found by name and hash, so a late DEL leaves nothing behind either (DEL-3). Started
+  // before the link goes (the reference tears down after, §8.1 DEL step 4): its restore
+  // runs while the kernel deletes the veth, and it runs whatever else fails below.
+  const masq = layer3 ? delMasq(ports, conf, { ifName: a.ifName, cid: a.containerID }, masqIps) : Promise.resolve();
+  await alongside(delBridgeLinkAndIpam(ports, conf, a), masq);
+}
+
+/** DEL's kernel and IPAM part: the container's link, its spoof-check chains, its address. */
+async function delBridgeLinkAndIpam(ports: PluginPorts, conf: BridgeConfig, a: CmdArgs): Promise<void> {
   // Only the interface our ADD made goes; a foreign one of that name stays (issue 16).
   await deleteOwnContainerLink(
     ports.kernel,
@@ -175,10 +200,7 @@ async function del(ports: PluginPorts, a: CmdArgs): Promise<void> {
       (f) => f !== undefined && ports.warn(f),
     );
   // IPAM is released even when the namespace is gone (DEL-2); its errors propagate (DEL-6).
-  if (layer3) await ports.ipam(conf.ipamType, a).del();
-  // Unlike the reference, also without a netns or a link: the chain and the nft rules are
-  // found by name and hash, so a late DEL leaves nothing behind either (DEL-3).
-  if (layer3) await delMasq(ports, conf, { ifName: a.ifName, cid: a.containerID }, masqIps);
+  if (conf.ipamType !== "") await ports.ipam(conf.ipamType, a).del();
 }
 
 /**

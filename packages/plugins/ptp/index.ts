@@ -7,6 +7,7 @@
 import type { Firewall, FirewallTx } from "@tscni/firewall";
 import { pluginMain, type CmdArgs, type PluginDefinition, type PluginHandlers, type PluginIO } from "@tscni/skel";
 import { VERSIONS, type Result100 } from "@tscni/spec";
+import { alongside } from "../shared/alongside.ts";
 import { rollback } from "../shared/apply.ts";
 import { addMasq, delMasq, linkMasqNets, planMasq } from "../shared/masq.ts";
 import { undoOf } from "../shared/steps.ts";
@@ -24,6 +25,8 @@ import { familiesOf, readPtpView } from "./view.ts";
 async function add(ports: PluginPorts, a: CmdArgs): Promise<Result100> {
   const conf = parsePtpConfig(a.config);
   validateForAdd(conf);
+  // The firewall's code loads during IPAM; a failure to load shows when the masquerade applies.
+  const firewallReady = conf.ipMasq ? ports.firewall.prepare?.().catch(() => {}) : undefined;
   // IPAM first, as the reference (§8.2 step 1): its errors win over the netns's and a
   // taken name's (ADD-4), which release the address again below.
   const ipam = ports.ipam(conf.ipamType, a);
@@ -46,20 +49,27 @@ async function add(ports: PluginPorts, a: CmdArgs): Promise<Result100> {
       fresh = undefined;
       return v;
     };
-    const applied = await applyAttachment(ports, a.ifName, read, (view, hostVeth) =>
-      planPtpAdd({ conf, netns: a.netns, ifName: a.ifName, ipam: ipamResult, view, hostVeth }),
-    );
-    const result = applied.plan.result;
-    undoKernel = async () => {
-      for (const f of await rollback(ports.kernel, undoOf(applied.plan.steps))) ports.warn(`rollback: ${f}`);
-    };
-    // Masquerading comes last, as the reference (§8.2 step 7); a failure undoes the veth too.
-    undoMasq = await addMasq(
+    // The reference masquerades last (§8.2 step 7); we start with the kernel steps, so the
+    // restore runs while the veth is made (the rules name addresses, no link). Each part
+    // records what it did as it finishes, and a failure of either undoes both below.
+    await firewallReady;
+    const masq = addMasq(
       ports,
       conf,
       { ifName: a.ifName, cid: a.containerID },
-      (result.ips ?? []).map((ip) => ip.address),
-    );
+      (ipamResult.ips ?? []).map((ip) => ip.address),
+    ).then((undo) => {
+      undoMasq = undo;
+    });
+    const kernel = applyAttachment(ports, a.ifName, read, (view, hostVeth) =>
+      planPtpAdd({ conf, netns: a.netns, ifName: a.ifName, ipam: ipamResult, view, hostVeth }),
+    ).then((applied) => {
+      undoKernel = async () => {
+        for (const f of await rollback(ports.kernel, undoOf(applied.plan.steps))) ports.warn(`rollback: ${f}`);
+      };
+      return applied;
+    });
+    const result = (await alongside(kernel, masq)).plan.result;
     await fillMacs(ports.kernel, result.interfaces ?? []);
     return result;
   } catch (err) {
@@ -85,16 +95,23 @@ async function check(ports: PluginPorts, a: CmdArgs): Promise<void> {
 
 async function del(ports: PluginPorts, a: CmdArgs): Promise<void> {
   const conf = parsePtpConfig(a.config);
+  const firewallReady = conf.ipMasq ? ports.firewall.prepare?.().catch(() => {}) : undefined;
   // IPAM first, its errors propagate (§8.2 DEL, DEL-6); then the link, if anything is left.
   await ports.ipam(conf.ipamType, a).del();
   // The addresses the link has before it goes, for the masquerade teardown (§8.2 DEL step 4).
   const masqIps = conf.ipMasq && a.netns !== "" ? await linkMasqNets(ports.kernel, a.netns, a.ifName) : [];
+  await firewallReady;
+  // Unlike the reference, also without a netns or an address: the chain and the nft rules
+  // are found by name and hash, so a late DEL leaves nothing behind either (DEL-3). Started
+  // before the link goes (the reference tears down after it, §8.2 DEL step 4): the restore
+  // runs while the kernel deletes the veth, and it runs whatever the link's delete does.
+  const masq = delMasq(ports, conf, { ifName: a.ifName, cid: a.containerID }, masqIps);
   // Only the interface our ADD made goes; a foreign one of that name stays (issue 16).
   const hostNames = prevHostNames(a.config);
-  await deleteOwnContainerLink(ports.kernel, a.netns, a.ifName, hostEndOf(hostNames), ports.warn, hostNames);
-  // Unlike the reference, also without a netns or an address: the chain and the nft rules
-  // are found by name and hash, so a late DEL leaves nothing behind either (DEL-3).
-  await delMasq(ports, conf, { ifName: a.ifName, cid: a.containerID }, masqIps);
+  await alongside(
+    deleteOwnContainerLink(ports.kernel, a.netns, a.ifName, hostEndOf(hostNames), ports.warn, hostNames),
+    masq,
+  );
 }
 
 /**

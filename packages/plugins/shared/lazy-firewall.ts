@@ -13,6 +13,9 @@ export function lazyLinuxFirewall(): Firewall {
     apply: async (tx) => (await get()).apply(tx),
     iptables: async (family, table) => (await get()).iptables(family, table),
     nftTable: async (family, table) => (await get()).nftTable(family, table),
+    prepare: async () => {
+      await get();
+    },
     // Forwarded so backendWorks keeps the per-backend check (one probe, not both).
     supports: async (backend) => {
       const fw = await get();

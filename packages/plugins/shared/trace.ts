@@ -69,6 +69,7 @@ export function tracedFirewall(f: Firewall, t: Tracer): Firewall {
       t.span(`firewall.apply ${tx.length} ops: ${[...new Set(tx.map((o) => o.op))].join(",")}`, () => f.apply(tx)),
     iptables: (family, table) => t.span(`firewall.iptables ${family} ${table}`, () => f.iptables(family, table)),
     nftTable: (family, table) => t.span(`firewall.nftTable ${family} ${table}`, () => f.nftTable(family, table)),
+    ...(f.prepare !== undefined && { prepare: () => t.span("firewall.prepare", () => f.prepare!()) }),
   };
 }
 

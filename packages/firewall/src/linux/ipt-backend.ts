@@ -29,12 +29,12 @@ export type IptCommitted =
 
 /** Reads and writes iptables through the save/restore tools. */
 export interface IptBackend {
-  /** The table's chains; throws FirewallError when the tool fails. */
-  save(family: Family, table: IptTable): IptChainState[];
+  /** The table's chains; rejects with FirewallError when the tool fails. */
+  save(family: Family, table: IptTable): Promise<IptChainState[]>;
   /** Applies one family's operations; what an undo needs, or undefined when nothing changed. */
-  applyFamily(ops: readonly IptablesOp[], family: Family): IptCommitted | undefined;
+  applyFamily(ops: readonly IptablesOp[], family: Family): Promise<IptCommitted | undefined>;
   /** Takes committed families back; best effort, errors are dropped (the caller's error matters). */
-  undo(done: readonly IptCommitted[]): void;
+  undo(done: readonly IptCommitted[]): Promise<void>;
 }
 
 /** The iptables backend over `exec` with the tools found. */
@@ -42,35 +42,37 @@ export function createIptBackend(exec: ToolExec, tools: FirewallTools): IptBacke
   const restoreTool = (family: Family): string | undefined =>
     family === 4 ? tools.iptablesRestore : tools.ip6tablesRestore;
 
-  function save(family: Family, table: IptTable): IptChainState[] {
+  async function save(family: Family, table: IptTable): Promise<IptChainState[]> {
     const tool = family === 4 ? tools.iptablesSave : tools.ip6tablesSave;
     if (tool === undefined) throw new FirewallError(`ip${family === 4 ? "" : "6"}tables-save not found`);
-    return parseIptablesSave(runOrThrow(exec, [tool, "-t", table]), table);
+    return parseIptablesSave(await runOrThrow(exec, [tool, "-t", table]), table);
   }
 
-  function undo(done: readonly IptCommitted[]): void {
+  async function undo(done: readonly IptCommitted[]): Promise<void> {
     for (const c of [...done].reverse()) {
       const { family } = c;
       try {
         const tool = restoreTool(family);
         if ("undoInput" in c) {
-          if (tool !== undefined && c.undoInput !== "") runOrThrow(exec, [tool, "--noflush", "--wait"], c.undoInput);
+          if (tool !== undefined && c.undoInput !== "")
+            await runOrThrow(exec, [tool, "--noflush", "--wait"], c.undoInput);
           continue;
         }
         const { before } = c;
-        const blocks = [...before].flatMap(([table, was]) => {
-          const body = renderIptUndo(was, save(family, table));
-          return body.length === 0 ? [] : [`*${table}`, ...body, "COMMIT"];
-        });
+        const blocks: string[] = [];
+        for (const [table, was] of before) {
+          const body = renderIptUndo(was, await save(family, table));
+          if (body.length > 0) blocks.push(`*${table}`, ...body, "COMMIT");
+        }
         if (blocks.length > 0 && tool !== undefined)
-          runOrThrow(exec, [tool, "--noflush", "--wait"], `${blocks.join("\n")}\n`);
+          await runOrThrow(exec, [tool, "--noflush", "--wait"], `${blocks.join("\n")}\n`);
       } catch {
         // The original error is what the caller needs to see.
       }
     }
   }
 
-  function applyFamily(ops: readonly IptablesOp[], family: Family): IptCommitted | undefined {
+  async function applyFamily(ops: readonly IptablesOp[], family: Family): Promise<IptCommitted | undefined> {
     const tables = iptTablesOf(ops, family);
     if (tables.length === 0) return undefined;
     const freshTool = restoreTool(family);
@@ -80,7 +82,7 @@ export function createIptBackend(exec: ToolExec, tools: FirewallTools): IptBacke
     if (
       guess !== undefined &&
       freshTool !== undefined &&
-      exec([freshTool, "--noflush", "--wait"], guess).exitCode === 0
+      (await exec([freshTool, "--noflush", "--wait"], guess)).exitCode === 0
     ) {
       return { family, undoInput: "" };
     }
@@ -89,25 +91,29 @@ export function createIptBackend(exec: ToolExec, tools: FirewallTools): IptBacke
     if (
       fresh !== undefined &&
       freshTool !== undefined &&
-      exec([freshTool, "--noflush", "--wait"], fresh.input).exitCode === 0
+      (await exec([freshTool, "--noflush", "--wait"], fresh.input)).exitCode === 0
     ) {
       return { family, undoInput: fresh.undo };
     }
-    const readAll = (): Map<IptTable, IptChainState[]> => new Map(tables.map((t) => [t, save(family, t)]));
-    let before = readAll();
+    const readAll = async (): Promise<Map<IptTable, IptChainState[]>> => {
+      const read = new Map<IptTable, IptChainState[]>();
+      for (const t of tables) read.set(t, await save(family, t));
+      return read;
+    };
+    let before = await readAll();
     for (let attempt = 1; ; attempt++) {
       const input = renderIptRestore(ops, family, (t) => before.get(t) ?? []);
       if (input === undefined) return undefined;
       const tool = restoreTool(family);
       if (tool === undefined) throw new FirewallError(`ip${family === 4 ? "" : "6"}tables-restore not found`);
       try {
-        runOrThrow(exec, [tool, "--noflush", "--wait"], input);
+        await runOrThrow(exec, [tool, "--noflush", "--wait"], input);
         return { family, before };
       } catch (e) {
-        const now = readAll();
+        const now = await readAll();
         // Failing on an unchanged table is final; blocks of the family already committed go back.
         if (attempt >= 3 || Bun.deepEquals(now, before)) {
-          undo([{ family, before }]);
+          await undo([{ family, before }]);
           throw e;
         }
         before = now;

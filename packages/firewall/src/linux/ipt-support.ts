@@ -65,6 +65,6 @@ export async function iptablesChainCheckWorks(path: string, ns: string | undefin
     const answered = await nfGenerationAnswered(ns);
     if (answered !== undefined) return answered;
   }
-  const status = exec([path, "-t", "filter", "-S", "INPUT", "1", "--wait"]).exitCode;
+  const status = (await exec([path, "-t", "filter", "-S", "INPUT", "1", "--wait"])).exitCode;
   return status === 0 || status === 1;
 }

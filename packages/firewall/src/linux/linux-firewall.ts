@@ -1,7 +1,9 @@
 /**
  * The real {@link Firewall}: iptables through one `iptables-restore --noflush --wait` per
  * family touched (iptables-nft and iptables-legacy alike, ipt-backend.ts), nftables
- * through one atomic `nft -f -` (nft-backend.ts). Each reads the tables it touches first
+ * through one atomic `nft -f -` (nft-backend.ts) or nfnetlink (nfnl/). The tools run as
+ * children the caller does not block on: a plugin starts a transaction and does its
+ * kernel work while the restore runs (bridge and ptp ADD and DEL). Each reads the tables it touches first
  * and writes only the difference, except where iptables can guess without a read: an ADD
  * of a container's new chain (render-ipt-fresh.ts) and a DEL of what ADD made
  * (render-ipt-optimistic.ts), each one restore that fails whole when the guess is wrong. Families are applied 4, 6, then nft; when a later one
@@ -82,7 +84,7 @@ export async function createLinuxFirewall(options: LinuxFirewallOptions = {}): P
       if (backend === "nftables") {
         // Over nfnetlink the kernel is asked in process (nfnl/support.ts); `nft` only without it.
         const nft = await nftBackend();
-        ok = nft.supports?.() ?? supportsNftables(tools, exec);
+        ok = nft.supports?.() ?? (await supportsNftables(tools, exec));
       } else {
         // SupportsIPTables: whether iptables can check that filter's INPUT exists, as
         // go-iptables' ChainExists asks it; in process for iptables-nft (ipt-support.ts).
@@ -94,18 +96,18 @@ export async function createLinuxFirewall(options: LinuxFirewallOptions = {}): P
   }
 
   /** IPv4, IPv6, then nft; committed families are undone when a later part fails. */
-  function applyAll(tx: FirewallTx, nft: NftBackend): void {
+  async function applyAll(tx: FirewallTx, nft: NftBackend): Promise<void> {
     const iptOps = tx.filter(isIptablesOp);
     const nftOps = tx.filter((op): op is NftOp => !isIptablesOp(op));
     const done: IptCommitted[] = [];
     try {
       for (const family of [4, 6] as const) {
-        const c = ipt.applyFamily(iptOps, family);
+        const c = await ipt.applyFamily(iptOps, family);
         if (c !== undefined) done.push(c);
       }
-      if (nftOps.length > 0) nft.apply(nftOps);
+      if (nftOps.length > 0) await nft.apply(nftOps);
     } catch (e) {
-      ipt.undo(done);
+      await ipt.undo(done);
       throw e instanceof FirewallError ? e : new FirewallError(e instanceof Error ? e.message : String(e));
     }
   }
@@ -119,13 +121,12 @@ export async function createLinuxFirewall(options: LinuxFirewallOptions = {}): P
 
     async apply(tx: FirewallTx) {
       const nft = tx.some((op) => !isIptablesOp(op)) ? await nftBackend() : cliNft;
-      if (lock === undefined) applyAll(tx, nft);
-      else lock.hold(() => applyAll(tx, nft));
+      await (lock === undefined ? applyAll(tx, nft) : lock.hold(() => applyAll(tx, nft)));
     },
 
     async iptables(family: Family, table: IptTable) {
       try {
-        return ipt.save(family, table);
+        return await ipt.save(family, table);
       } catch {
         return undefined;
       }

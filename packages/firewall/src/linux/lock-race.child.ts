@@ -22,11 +22,12 @@ const fw = await createLinuxFirewall({
   path: dir,
   ...(lock === "off" && { lock: false }),
   afterNftRead: () => Bun.sleepSync(Number(pause)),
-  wrapExec: (exec) => (argv, stdin) => {
-    const r = exec(argv, stdin);
-    if (isRead(argv)) Bun.sleepSync(Number(pause));
-    return r;
-  },
+  // The pause comes after the read has finished, before anything is written.
+  wrapExec: (exec) => (argv, stdin) =>
+    exec(argv, stdin).then((r) => {
+      if (isRead(argv)) Bun.sleepSync(Number(pause));
+      return r;
+    }),
 });
 const tx: FirewallTx = raceAdd(backend as "ipt" | "nft", Number(i));
 Bun.sleepSync(Math.max(0, Number(startAt) - Date.now()));

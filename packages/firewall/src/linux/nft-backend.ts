@@ -14,35 +14,38 @@ import { runOrThrow } from "./run.ts";
 /** Reads and writes nftables through the `nft` tool at `nft`. */
 export interface NftBackend {
   /** The table's chains, or undefined when it does not exist. */
-  list(family: NftFamily, table: string): NftChainState[] | undefined;
+  list(family: NftFamily, table: string): Promise<NftChainState[] | undefined>;
   /** Applies the operations as one `nft -f -` (nothing when nothing changes). */
-  apply(ops: readonly NftOp[]): void;
+  apply(ops: readonly NftOp[]): Promise<void>;
   /** SupportsNFTables answered by this transport itself (nfnetlink); unset: run `nft --check`. */
   supports?(): boolean;
 }
 
 /** The nftables backend over `exec`; `nft` undefined means the tool is missing. */
 export function createNftBackend(exec: ToolExec, nft: string | undefined): NftBackend {
-  function list(family: NftFamily, table: string): NftChainState[] | undefined {
+  async function list(family: NftFamily, table: string): Promise<NftChainState[] | undefined> {
     if (nft === undefined) throw new FirewallError("nft not found");
-    const r = exec([nft, "-a", "-s", "list", "table", family, table]);
+    const r = await exec([nft, "-a", "-s", "list", "table", family, table]);
     if (r.exitCode === 0) return parseNftList(r.stdout);
     if (/No such file or directory/.test(r.stderr)) return undefined;
     throw new FirewallError(`nft list table ${family} ${table}: ${r.stderr.trim()}`);
   }
 
-  function apply(ops: readonly NftOp[]): void {
-    const readAll = (): Map<string, NftChainState[] | undefined> =>
-      new Map(nftTablesOf(ops).map(({ family, table }) => [`${family} ${table}`, list(family, table)]));
-    let reads = readAll();
+  async function apply(ops: readonly NftOp[]): Promise<void> {
+    const readAll = async (): Promise<Map<string, NftChainState[] | undefined>> => {
+      const read = new Map<string, NftChainState[] | undefined>();
+      for (const { family, table } of nftTablesOf(ops)) read.set(`${family} ${table}`, await list(family, table));
+      return read;
+    };
+    let reads = await readAll();
     for (let attempt = 1; ; attempt++) {
       const script = renderNftScript(ops, (f, t) => reads.get(`${f} ${t}`));
       if (script === undefined) return;
       try {
-        runOrThrow(exec, [nft as string, "-f", "-"], script);
+        await runOrThrow(exec, [nft as string, "-f", "-"], script);
         return;
       } catch (e) {
-        const now = readAll();
+        const now = await readAll();
         if (attempt >= 3 || Bun.deepEquals(now, reads)) throw e;
         reads = now;
       }

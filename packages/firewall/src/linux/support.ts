@@ -23,14 +23,15 @@ export function hasIptablesTools(tools: FirewallTools): boolean {
 }
 
 /** SupportsNFTables: nft is new enough and may add a table here (checked, never applied). */
-export function supportsNftables(tools: FirewallTools, exec: ToolExec): boolean {
+export async function supportsNftables(tools: FirewallTools, exec: ToolExec): Promise<boolean> {
   if (tools.nft === undefined) return false;
-  const v = exec([tools.nft, "--version"]);
+  const v = await exec([tools.nft, "--version"]);
   if (v.exitCode !== 0 || v.stdout.startsWith("nftables v0.") || v.stdout.startsWith("nftables v1.0.0 ")) return false;
-  const check = (script: string): boolean => exec([tools.nft as string, "--check", "-f", "-"], script).exitCode === 0;
+  const check = async (script: string): Promise<boolean> =>
+    (await exec([tools.nft as string, "--check", "-f", "-"], script)).exitCode === 0;
   // knftables retries without the object comment (older kernels), so do we.
   return (
-    check('add table ip supports_nftables_test { comment "test" ; }\n') ||
-    check("add table ip supports_nftables_test\n")
+    (await check('add table ip supports_nftables_test { comment "test" ; }\n')) ||
+    (await check("add table ip supports_nftables_test\n"))
   );
 }

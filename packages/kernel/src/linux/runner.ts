@@ -26,6 +26,12 @@ export interface NsRunner {
   readonly hostRef: string;
   /** Runs commands in order inside `ns`, stopping after the first that fails. */
   exec(ns: string | undefined, cmds: readonly Command[]): RunResult[];
+  /**
+   * Starts one command inside `ns` and resolves when it has finished: the child exists
+   * when this returns, so the caller's thread is free while it runs (the firewall's
+   * tools overlap the plugin's kernel work this way).
+   */
+  spawn(ns: string | undefined, cmd: Command): Promise<RunResult>;
   /** Reads a file inside `ns` (for /proc/sys/net); undefined when it does not exist. */
   readFile(ns: string | undefined, path: string): string | undefined;
   /** Writes a file inside `ns`; throws KernelError (`not-found` when it does not exist). */
@@ -70,6 +76,22 @@ export function spawnSync(cmd: Command): RunResult {
   return { exitCode: r.exitCode ?? 1, stdout: decoder.decode(r.stdout), stderr: decoder.decode(r.stderr) };
 }
 
+/**
+ * Starts one command (on this thread, so in this thread's namespace: the child is made
+ * before this returns) and resolves with its result when it exits.
+ */
+export function spawnStarted(cmd: Command): Promise<RunResult> {
+  const child = Bun.spawn([...cmd.argv], {
+    stdin: cmd.stdin === undefined ? "ignore" : new TextEncoder().encode(cmd.stdin),
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { ...process.env, LC_ALL: "C" },
+  });
+  return Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]).then(
+    ([stdout, stderr, exitCode]) => ({ exitCode, stdout, stderr }),
+  );
+}
+
 /** Runs commands in order, stopping after the first failure. */
 export function spawnAll(cmds: readonly Command[], run: (c: Command) => RunResult = spawnSync): RunResult[] {
   const out: RunResult[] = [];
@@ -92,6 +114,7 @@ export function createNsenterRunner(): NsRunner {
   return {
     hostRef: `/proc/${process.pid}/ns/net`,
     exec: (ns, cmds) => spawnAll(cmds.map((c) => inNs(ns, c))),
+    spawn: async (ns, cmd) => spawnStarted(inNs(ns, cmd)),
     readFile(ns, path) {
       const r = spawnSync(inNs(ns, { argv: ["cat", path] }));
       return r.exitCode === 0 ? r.stdout : undefined;

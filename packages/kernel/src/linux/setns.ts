@@ -8,7 +8,7 @@
 import { libc } from "../libc.ts";
 import { homeFd, within } from "../netns.ts";
 import { readProcSys, writeProcSys } from "../proc-sys.ts";
-import { spawnAll, type NsRunner } from "./runner.ts";
+import { spawnAll, spawnStarted, type NsRunner } from "./runner.ts";
 
 /** Creates the setns runner; rejects when libc's setns cannot be loaded (use nsenter then). */
 export async function createSetnsRunner(): Promise<NsRunner> {
@@ -21,6 +21,8 @@ export async function createSetnsRunner(): Promise<NsRunner> {
   return {
     hostRef: `/proc/${process.pid}/fd/${home}`,
     exec: (ns, cmds) => inNs(ns, () => spawnAll(cmds)),
+    // Switched only while the child is made; its run is awaited back home.
+    spawn: (ns, cmd) => inNs(ns, () => spawnStarted(cmd)),
     readFile: (ns, path) => inNs(ns, () => readProcSys(path)),
     writeFile: (ns, path, value) => inNs(ns, () => writeProcSys(path, value)),
   };

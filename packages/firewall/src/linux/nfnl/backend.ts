@@ -29,7 +29,8 @@ export async function createNfnlBackend(
   const refused = (e: unknown): FirewallError =>
     new FirewallError(`nft transaction over nfnetlink: ${e instanceof Error ? e.message : String(e)}`);
 
-  function list(family: NftFamily, table: string): NftChainState[] | undefined {
+  // The socket's requests are synchronous; only the `nft` fallback runs a child.
+  async function list(family: NftFamily, table: string): Promise<NftChainState[] | undefined> {
     try {
       const read = readTable(s, family, table);
       afterRead?.();
@@ -40,10 +41,13 @@ export async function createNfnlBackend(
     }
   }
 
-  function apply(ops: readonly NftOp[]): void {
-    const readAll = (): Map<string, NftChainState[] | undefined> =>
-      new Map(nftTablesOf(ops).map(({ family, table }) => [`${family} ${table}`, list(family, table)]));
-    let reads = readAll();
+  async function apply(ops: readonly NftOp[]): Promise<void> {
+    const readAll = async (): Promise<Map<string, NftChainState[] | undefined>> => {
+      const read = new Map<string, NftChainState[] | undefined>();
+      for (const { family, table } of nftTablesOf(ops)) read.set(`${family} ${table}`, await list(family, table));
+      return read;
+    };
+    let reads = await readAll();
     for (let attempt = 1; ; attempt++) {
       const script = renderNftScript(ops, (f, t) => reads.get(`${f} ${t}`));
       if (script === undefined) return;
@@ -58,7 +62,7 @@ export async function createNfnlBackend(
         s.batch(msgs);
         return;
       } catch (e) {
-        const now = readAll();
+        const now = await readAll();
         if (attempt >= 3 || Bun.deepEquals(now, reads)) throw e instanceof FirewallError ? e : refused(e);
         reads = now;
       }
