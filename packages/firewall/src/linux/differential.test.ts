@@ -72,6 +72,7 @@ const NFT_RULES: Record<string, string[]> = {
     "ip saddr 198.18.0.5 ip daddr != 198.18.0.0/24 masquerade",
     "accept",
     "ip saddr 0.0.0.0/0 ip daddr 198.18.0.5 masquerade",
+    "ct status dnat ct mark != 0x00000001 meta mark set meta mark | 0x00002000",
   ],
   b: ["tcp dport 80 accept", "counter return", 'iifname "lo" udp sport != 53 drop', "ip daddr != 127.0.0.0/8 goto a"],
 };

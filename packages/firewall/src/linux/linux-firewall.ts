@@ -15,6 +15,7 @@ import { type Firewall, type FirewallBackend, FirewallError } from "../firewall.
 import { type Family, type FirewallTx, type IptTable, isIptablesOp, type NftFamily, type NftOp } from "../ops.ts";
 import { execIn, findTool, spawnTool, type ToolExec } from "./exec.ts";
 import { createIptBackend, type IptCommitted } from "./ipt-backend.ts";
+import { iptablesChainCheckWorks } from "./ipt-support.ts";
 import { createFirewallLock, type FirewallLock } from "./lock.ts";
 import { createNftBackend, type NftBackend } from "./nft-backend.ts";
 import { type FirewallTools, hasIptablesTools, supportsNftables } from "./support.ts";
@@ -86,10 +87,8 @@ export async function createLinuxFirewall(options: LinuxFirewallOptions = {}): P
         ok = nft.supports?.() ?? (await supportsNftables(tools, exec));
       } else {
         // SupportsIPTables: whether iptables can check that filter's INPUT exists, as
-        // go-iptables' ChainExists asks it (one line of one small chain, whatever nat holds).
-        ok =
-          hasIptablesTools(tools) &&
-          (await exec([tools.iptables as string, "-t", "filter", "-S", "INPUT", "1"])).exitCode === 0;
+        // go-iptables' ChainExists asks it; in process for iptables-nft (ipt-support.ts).
+        ok = hasIptablesTools(tools) && (await iptablesChainCheckWorks(tools.iptables as string, options.netns, exec));
       }
       works.set(backend, ok);
     }

@@ -1,7 +1,7 @@
 /**
  * Which backends work here, decided as the reference decides (pkg/utils/netfilter.go):
- * iptables works when its tool can read netfilter (the Linux firewall runs `iptables-save
- * -t nat`, where go-iptables runs `iptables -t filter -S INPUT 1`), and we also need the
+ * iptables works when its tool can read netfilter (ipt-support.ts: go-iptables runs
+ * `iptables -t filter -S INPUT 1`, asked in process for iptables-nft), and we also need the
  * save/restore tools; nftables works when nft is v1.0.1 or later and `nft --check` accepts
  * adding a table with a comment, or without one (knftables.New).
  */

@@ -56,3 +56,12 @@ export async function countingLinuxFirewall(
   });
   return { fw, runs };
 }
+
+export {
+  nfnlApplyAndRead,
+  nfnlBatchBytes,
+  nfnlPrintBack,
+  nfnlRefusal,
+  normalizedBatch,
+  stracedBytes,
+} from "./nfnl.ts";

@@ -70,7 +70,7 @@ describe.skipIf(!root)("the nfnetlink backend", () => {
         });
         await fw.apply([
           ...setup,
-          { op: "nft.rule.add", ...T, chain: "c", rule: "ct status dnat accept", comment: "c2" },
+          { op: "nft.rule.add", ...T, chain: "c", rule: "meta l4proto tcp accept", comment: "c2" },
         ]);
         const rules = (await fw.nftTable("ip", "t"))
           ?.find((c) => c.name === "c")
@@ -78,7 +78,7 @@ describe.skipIf(!root)("the nfnetlink backend", () => {
         expect(rules).toEqual([
           { rule: "ip saddr 198.18.0.5 accept", comment: "c1" },
           { rule: "ip saddr 198.18.0.6 accept", comment: "c1" },
-          { rule: "ct status dnat accept", comment: "c2" },
+          { rule: "meta l4proto tcp accept", comment: "c2" },
         ]);
         // The `nft` transport reads for itself, writes, and then the table is listed by `nft`.
         expect(nftRuns).toEqual(["-a -s list table ip t", "-f -", "-a -s list table ip t"]);

@@ -58,7 +58,7 @@ describe("the nfnetlink batch", () => {
   });
 
   test("a statement outside the compiled subset is refused before anything is sent", () => {
-    expect(() => scriptMessages("add rule ip t c ct status dnat accept\n")).toThrow("unsupported");
+    expect(() => scriptMessages('add rule ip t c ct helper "ftp" accept\n')).toThrow("unsupported");
     expect(() => scriptMessages("add rule inet t c dnat ip to 198.18.0.5\n")).toThrow("unsupported");
     expect(() => scriptMessages("add rule ip t c ip saddr 198.18.0.5/24 accept\n")).toThrow("host bits");
   });

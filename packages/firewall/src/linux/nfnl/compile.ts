@@ -3,12 +3,15 @@
  * nft 1.0.6 sends for it, for the statements CNI uses: `ip`/`ip6` `saddr`/`daddr` with
  * prefixes, `tcp`/`udp`/`sctp` `dport`/`sport`, `fib daddr type local`, `iifname`/`oifname`,
  * `ether saddr`/`daddr` (bridge), `meta mark` (match, `&` mask, `set`) and `ct state`
- * (marks.ts), `counter`, `masquerade`, `dnat`/`snat to`, and the verdicts. Anything else throws {@link Unsupported}: the caller then lets `nft` do the
- * whole transaction, so an unusual `conditionsV4` still works.
+ * (marks.ts), `ct status`/`direction`/`mark`/`original`/`reply` and mark arithmetic
+ * (ct-mark.ts), `counter`, `masquerade`, `dnat`/`snat to`, and the verdicts. Anything else
+ * throws {@link Unsupported}: the caller then lets `nft` do the whole transaction, so an
+ * unusual `conditionsV4` still works.
  */
 import { formatAddr, parseAddr } from "@tscni/spec/ipnet";
 import * as C from "./const.ts";
 import type { Expr } from "./expr.ts";
+import { compileCt, compileMarkSet } from "./ct-mark.ts";
 import { compileCtState, compileMark } from "./marks.ts";
 
 /** A rule or statement outside the compiled subset. */
@@ -162,11 +165,15 @@ export function compileRule(family: string, text: string): Expr[] {
         { k: "cmp", op, sreg: 1, data: Uint8Array.from(mac.split(":").map((h) => Number.parseInt(h, 16))) },
       );
     } else if (w === "meta" && t[i] === "mark") {
-      const m = compileMark(t, i + 1);
+      const m = compileMarkSet(t, i + 1) ?? compileMark(t, i + 1);
       out.push(...m.exprs);
       i = m.next;
     } else if (w === "ct" && t[i] === "state" && t[i + 1] !== "!=") {
       const m = compileCtState(t, i + 1);
+      out.push(...m.exprs);
+      i = m.next;
+    } else if (w === "ct" && t[i] !== "state") {
+      const m = compileCt(family, t, i);
       out.push(...m.exprs);
       i = m.next;
     } else if (w === "counter") {

@@ -82,6 +82,29 @@ export const META_KEY = { mark: 3, iifname: 6, oifname: 7, nfproto: 15, l4proto:
 export const CT = { DREG: 1, KEY: 2, DIRECTION: 3, SREG: 4 } as const;
 /** NFT_CT_STATE. */
 export const CT_KEY_STATE = 0;
+/** The NFT_CT_* keys ct-mark.ts compiles (nf_tables.h enum nft_ct_keys). */
+export const CT_KEY = {
+  state: 0,
+  direction: 1,
+  status: 2,
+  mark: 3,
+  src_ip: 19,
+  dst_ip: 20,
+  src_ip6: 21,
+  dst_ip6: 22,
+} as const;
+/** IP_CT_DIR_* (NFTA_CT_DIRECTION, a u8). */
+export const CT_DIR = { original: 0, reply: 1 } as const;
+/** `ct status` bits (IPS_*_BIT), in the order nft prints them. */
+export const CT_STATUS = {
+  expected: 1,
+  "seen-reply": 2,
+  assured: 4,
+  confirmed: 8,
+  snat: 16,
+  dnat: 32,
+  dying: 512,
+} as const;
 /** `ct state` bits (NF_CT_STATE_BIT, NF_CT_STATE_INVALID_BIT, NF_CT_STATE_UNTRACKED_BIT), in the order nft prints them. */
 export const CT_STATES = { invalid: 1, established: 2, related: 4, new: 8, untracked: 64 } as const;
 export const CMP = { SREG: 1, OP: 2, DATA: 3 } as const;

@@ -19,8 +19,9 @@ export type Expr =
   | { k: "counter" }
   | { k: "masq" }
   | { k: "nat"; type: keyof typeof C.NAT_TYPE; family: 4 | 6; addr: number; proto?: number }
-  | { k: "ct"; key: "state"; dreg: number }
+  | { k: "ct"; key: keyof typeof C.CT_KEY; dreg: number; dir?: keyof typeof C.CT_DIR }
   | { k: "metaSet"; key: "mark"; sreg: number }
+  | { k: "ctSet"; key: "mark"; sreg: number }
   | { k: "unknown"; name: string };
 
 function be32(n: number): Uint8Array {
@@ -53,6 +54,7 @@ const NAMES: Record<Exclude<Expr["k"], "unknown">, string> = {
   nat: "nat",
   ct: "ct",
   metaSet: "meta",
+  ctSet: "ct",
 };
 
 /** Appends one expression as an NFTA_LIST_ELEM to `m` (inside NFTA_RULE_EXPRESSIONS). */
@@ -111,8 +113,14 @@ export function encodeExpr(m: MessageBuilder, e: Expr): void {
       if (e.proto !== undefined) putBe32(m, C.NAT.FLAGS, C.NAT_RANGE_PROTO_SPECIFIED);
       break;
     case "ct":
-      putBe32(m, C.CT.KEY, C.CT_KEY_STATE);
+      // libnftnl's order: key, register, direction (a u8).
+      putBe32(m, C.CT.KEY, C.CT_KEY[e.key]);
       putBe32(m, C.CT.DREG, e.dreg);
+      if (e.dir !== undefined) m.bytes(C.CT.DIRECTION, Uint8Array.of(C.CT_DIR[e.dir]));
+      break;
+    case "ctSet":
+      putBe32(m, C.CT.KEY, C.CT_KEY[e.key]);
+      putBe32(m, C.CT.SREG, e.sreg);
       break;
     case "metaSet":
       putBe32(m, C.META.KEY, C.META_KEY[e.key]);
@@ -159,10 +167,15 @@ export function decodeExpr(elem: DataView): Expr {
       return key === undefined || dreg === undefined ? unknown : { k: "meta", key, dreg };
     }
     case "ct": {
-      const dreg = u32(x.get(C.CT.DREG));
-      // Only the state, loaded in either direction-less form nft uses for `ct state`.
-      if (u32(x.get(C.CT.KEY)) !== C.CT_KEY_STATE || dreg === undefined || x.has(C.CT.DIRECTION)) return unknown;
-      return { k: "ct", key: "state", dreg };
+      const key = keyOf(C.CT_KEY, u32(x.get(C.CT.KEY)));
+      const [dreg, sreg] = [u32(x.get(C.CT.DREG)), u32(x.get(C.CT.SREG))];
+      const d = x.get(C.CT.DIRECTION);
+      const dir = d === undefined ? undefined : keyOf(C.CT_DIR, d.byteLength < 1 ? undefined : d.getUint8(0));
+      if (key === undefined || (d !== undefined && dir === undefined)) return unknown;
+      if (key === "mark" && dreg === undefined && sreg !== undefined && d === undefined)
+        return { k: "ctSet", key, sreg };
+      if (dreg === undefined) return unknown;
+      return { k: "ct", key, dreg, ...(dir !== undefined && { dir }) };
     }
     case "cmp": {
       const op = keyOf(C.CMP_OP, u32(x.get(C.CMP.OP)));

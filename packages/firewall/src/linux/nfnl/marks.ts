@@ -85,7 +85,7 @@ export function printMarkOrCt(exprs: readonly Expr[], i: number): { text: string
       return { text: `meta mark & ${hex(fromLe32(n1.mask))} == ${hex(fromLe32(n2.data))}`, took: 3 };
     throw new Unsupported("meta mark");
   }
-  if (e?.k === "ct") {
+  if (e?.k === "ct" && e.key === "state" && e.dir === undefined) {
     if (
       n1?.k !== "bitwise" ||
       n1.mask.length !== 4 ||

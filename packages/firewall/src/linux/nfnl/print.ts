@@ -8,6 +8,7 @@ import { formatAddr } from "@tscni/spec/ipnet";
 import { ADDR_OFFSET, PORT_OFFSET, RTN_TYPES, Unsupported } from "./compile.ts";
 import * as C from "./const.ts";
 import type { Expr } from "./expr.ts";
+import { printCtMark } from "./ct-mark.ts";
 import { printMarkOrCt } from "./marks.ts";
 
 function addrText(bytes: Uint8Array, family: 4 | 6): string {
@@ -44,7 +45,7 @@ export function printRule(family: string, exprs: readonly Expr[]): string {
     throw new Unsupported(why);
   };
   for (let i = 0; i < exprs.length; ) {
-    const mc = printMarkOrCt(exprs, i);
+    const mc = printCtMark(exprs, i) ?? printMarkOrCt(exprs, i);
     if (mc !== undefined) {
       out.push(mc.text);
       i += mc.took;
