@@ -110,6 +110,8 @@ async function del(ports: PluginPorts, sys: Sysfs, a: CmdArgs): Promise<void> {
   }
 }
 
+export { planAdd } from "./plan-add.ts";
+
 /** The host-device handlers over the given ports and sysfs tree. */
 export function hostDeviceHandlers(ports: PluginPorts, sys: Sysfs): PluginHandlers {
   return {
