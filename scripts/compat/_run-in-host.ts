@@ -1,7 +1,8 @@
 /**
  * Runs a plugin binary of `dir` inside the test's host namespace as a runtime would: the
- * CNI variables in the environment (CNI_IFNAME eth0), the config on stdin. The chained
- * plugins' compat suites (bandwidth, portmap) drive the reference and ours through it.
+ * CNI variables in the environment (CNI_IFNAME eth0 unless given), the config on stdin. The
+ * chained plugins' compat suites (bandwidth, portmap) and those of _host-and-container.ts
+ * drive the reference and ours through it.
  */
 import { join } from "node:path";
 
@@ -17,7 +18,7 @@ export async function runInHost(
   dir: string,
   plugin: string,
   host: string,
-  run: { command: string; containerID: string; netns: string },
+  run: { command: string; containerID: string; netns: string; ifName?: string },
   config: object,
 ): Promise<PluginRun> {
   const env = {
@@ -25,7 +26,7 @@ export async function runInHost(
     CNI_COMMAND: run.command,
     CNI_CONTAINERID: run.containerID,
     CNI_NETNS: run.netns,
-    CNI_IFNAME: "eth0",
+    CNI_IFNAME: run.ifName ?? "eth0",
     CNI_PATH: dir,
   };
   const proc = Bun.spawn(["ip", "netns", "exec", host, join(dir, plugin)], {
