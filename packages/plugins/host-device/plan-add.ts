@@ -15,6 +15,7 @@ import { hasIpv6, ifKey, readHostSysctls } from "../shared/sysctl.ts";
 import { parseHostDeviceConfig } from "./config.ts";
 import { findHostDevice } from "./find.ts";
 import { moveInSteps } from "./plan.ts";
+import { resultWithIpam } from "./result.ts";
 import { realSysfs, type Sysfs } from "./sysfs.ts";
 
 /** The steps of a host-device ADD and the result it would return. */
@@ -37,16 +38,7 @@ export async function planAdd(
   }
   const r = conf.ipamType === "" ? undefined : await ipam(conf.ipamType);
   if (r === undefined) return { steps, firewall: [], result };
-  if ((r.ips ?? []).length === 0) throw new Error("IPAM plugin returned missing IP config");
-  const out: Result100 = {
-    ...r,
-    cniVersion: "1.1.0",
-    interfaces: result.interfaces,
-    ips: (r.ips ?? []).map((ip) => ({ ...ip, interface: 0 })),
-  };
-  // The reference sets the result's DNS to the config's, IPAM's dropped (as index.ts).
-  delete out.dns;
-  if (conf.dns !== undefined) out.dns = conf.dns;
+  const out = resultWithIpam(r, result.interfaces, conf.dns);
   if (!conf.dpdkMode) {
     const ipv6 = hasIpv6(await readHostSysctls(k));
     const loDisableIpv6 = ipv6 ? await k.sysctl(a.netns, ifKey("ipv6", "lo", "disable_ipv6")) : undefined;

@@ -7,7 +7,8 @@
  * route (IPv4 scope link with the address as source, none for a /32; IPv6 scope global,
  * metric 256), and an up link with a carrier and IPv6 on gets the fe80::/64 route. A veth
  * has a carrier (its plugin brings the peer up), a moved device is assumed to have one,
- * a tap has none until a program opens it. Routes are listed in the kernel's dump order
+ * a tap has none until a program opens it; enslaving to a VRF flushes the main-table
+ * routes and IPv6 addresses (their copies go to the VRF's table). Routes are listed in the kernel's dump order
  * (family, destination, prefix, metric). Pure.
  */
 import type { KernelOp, RouteInfo } from "@tscni/kernel";
@@ -29,6 +30,8 @@ interface Tracked {
   carrier: boolean;
   /** The interface's own disable_ipv6, when the ops set it. */
   ipv6Off?: boolean;
+  /** Enslaved (to a VRF: nothing else enslaves a container interface): its kernel routes live in the VRF's table. */
+  enslaved?: boolean;
 }
 
 const v6LinkLocal = "fe80::/64";
@@ -79,7 +82,7 @@ export function plannedLink(ops: readonly KernelOp[], ns: string, ifName: string
   const addrs: { cidr: string; noprefixroute?: boolean }[] = [];
   let routes: RouteInfo[] = [];
   const addKernelRoutes = (): void => {
-    if (link === undefined || !link.up) return;
+    if (link === undefined || !link.up || link.enslaved) return;
     for (const a of addrs) {
       const r = prefixRoute(link.name, a.cidr, a.noprefixroute);
       if (r !== undefined && !routes.some((x) => x.protocol === "kernel" && x.dst === r.dst)) routes.push(r);
@@ -100,6 +103,12 @@ export function plannedLink(ops: readonly KernelOp[], ns: string, ifName: string
     if (link === undefined || !("ns" in op) || op.ns !== ns) continue;
     if (op.op === "link.set" && op.name === link.name) {
       if (op.newName !== undefined) link.name = op.newName;
+      if (typeof op.master === "string") {
+        // Enslaving to a VRF cycles the link: its routes and IPv6 addresses are flushed.
+        link.enslaved = true;
+        routes = [];
+        addrs.splice(0, addrs.length, ...addrs.filter((a) => parsePrefix(a.cidr)?.ip.family !== 6));
+      }
       if (op.up === true) {
         link.up = true;
         addKernelRoutes();

@@ -118,6 +118,17 @@ const ptp = (ranges: unknown[][] = [[V4], [V6]]) => ({
   ipam: { type: "host-local", dataDir: "DATA", ranges },
 });
 
+/** The host's NIC: a veth end `nic0`, with `up` (it or its peer) up. */
+const nic = (up: "nic0" | "nic0p"): KernelOp[] => [
+  { op: "veth.add", ns: HOST, name: "nic0", mac: "02:00:00:00:00:0a", peer: { name: "nic0p", ns: HOST } },
+  { op: "link.set", ns: HOST, name: up, up: true },
+];
+const hostDevice = {
+  type: "host-device",
+  device: "nic0",
+  ipam: { type: "host-local", dataDir: "DATA", ranges: [[V4]] },
+};
+
 describe("cni plan is what the chain then does (fake kernel)", () => {
   test("sbr without a table: rules from table 100 and the interface's routes, kernel-made ones included, moved", async () => {
     const { planned, ran } = await planThenRun("sbr", [ptp(), { type: "sbr" }]);
@@ -162,33 +173,14 @@ describe("cni plan is what the chain then does (fake kernel)", () => {
   });
 
   test("host-device: the host device moved in under its alias, then the peeked addresses on it", async () => {
-    const nic: KernelOp[] = [
-      { op: "veth.add", ns: HOST, name: "nic0", mac: "02:00:00:00:00:0a", peer: { name: "nic0p", ns: HOST } },
-      { op: "link.set", ns: HOST, name: "nic0", up: true },
-    ];
-    const { planned, ran } = await planThenRun(
-      "hostdev",
-      [{ type: "host-device", device: "nic0", ipam: { type: "host-local", dataDir: "DATA", ranges: [[V4]] } }],
-      nic,
-    );
+    const { planned, ran } = await planThenRun("hostdev", [hostDevice], nic("nic0"));
     expect(planned).toContainEqual({ op: "link.move", ns: HOST, name: "nic0", to: NS });
     expect(planned).toContainEqual(expect.objectContaining({ op: "addr.add", dev: "eth0", cidr: "198.18.0.3/24" }));
     expect(planned).toEqual(ran);
   });
 
   test("host-device then sbr: the moved device's routes go to table 100", async () => {
-    const nic: KernelOp[] = [
-      { op: "veth.add", ns: HOST, name: "nic0", mac: "02:00:00:00:00:0a", peer: { name: "nic0p", ns: HOST } },
-      { op: "link.set", ns: HOST, name: "nic0p", up: true },
-    ];
-    const { planned, ran } = await planThenRun(
-      "hostdev-sbr",
-      [
-        { type: "host-device", device: "nic0", ipam: { type: "host-local", dataDir: "DATA", ranges: [[V4]] } },
-        { type: "sbr" },
-      ],
-      nic,
-    );
+    const { planned, ran } = await planThenRun("hostdev-sbr", [hostDevice, { type: "sbr" }], nic("nic0p"));
     expect(planned).toContainEqual({ op: "rule.add", ns: NS, from: "198.18.0.3/32", table: 100 });
     expect(planned).toEqual(ran);
   });
