@@ -3,15 +3,15 @@
  * `cni plan`'s chained planners (sbr without `table`, vrf) that read the interface after
  * the interface plugin's ADD: its addresses, and its main-table routes, both those the
  * ops add and those the kernel adds by itself. The kernel's facts are the fake kernel's
- * (kernel/fake/connected.ts, checked on Linux): an address on an up link gets a prefix
+ * (kernel/fake/connected.ts; held to Linux by planned-link.linux.test.ts): an address on an up link gets a prefix
  * route (IPv4 scope link with the address as source, none for a /32; IPv6 scope global,
  * metric 256), and an up link with a carrier and IPv6 on gets the fe80::/64 route. A veth
  * has a carrier (its plugin brings the peer up), a moved device is assumed to have one,
  * a tap has none until a program opens it; enslaving to a VRF flushes the main-table
- * routes and IPv6 addresses (their copies go to the VRF's table). Routes are listed in the kernel's dump order
- * (family, destination, prefix, metric). Pure.
+ * routes and IPv6 addresses (their copies go to the VRF's table). Routes are listed in
+ * the kernel's dump order (see `order`). Pure.
  */
-import type { KernelOp, RouteInfo } from "@tscni/kernel";
+import { routeDumpOrder, type KernelOp, type RouteInfo } from "@tscni/kernel";
 import { formatAddr, formatPrefix, network, parsePrefix, type IPNet } from "@tscni/spec/ipnet";
 
 /** The planned interface after the ops. */
@@ -59,23 +59,19 @@ function sameRoute(a: RouteInfo, dst: string, gw: string | undefined, metric: nu
   );
 }
 
+/** The kernel's dump order (`routeDumpOrder`), then by metric. */
 function order(a: RouteInfo, b: RouteInfo): number {
-  const na = parsePrefix(a.dst) as IPNet;
-  const nb = parsePrefix(b.dst) as IPNet;
-  const va = na.ip.value;
-  const vb = nb.ip.value;
   return (
     a.family - b.family ||
-    (va < vb ? -1 : va > vb ? 1 : 0) ||
-    na.prefix - nb.prefix ||
+    routeDumpOrder(parsePrefix(a.dst) as IPNet, parsePrefix(b.dst) as IPNet) ||
     (a.metric ?? 0) - (b.metric ?? 0)
   );
 }
 
 /**
  * `ifName` in `ns` after `ops` (the planned ADD so far), the interface new to `ns`.
- * `ipv6Default` is the namespace's `net.ipv6.conf.default.disable_ipv6` is not "1" (a new
- * link inherits it).
+ * `ipv6Default`: IPv6 is on for a new link (the namespace's
+ * `net.ipv6.conf.default.disable_ipv6` is "0"; a new link inherits it).
  */
 export function plannedLink(ops: readonly KernelOp[], ns: string, ifName: string, ipv6Default: boolean): PlannedLink {
   let link: Tracked | undefined;
@@ -131,7 +127,8 @@ export function plannedLink(ops: readonly KernelOp[], ns: string, ifName: string
         ...(op.gw !== undefined && { gw: op.gw }),
         dev: link.name,
         ...(op.src !== undefined && { src: op.src }),
-        scope: op.scope ?? (family === 4 && op.gw === undefined ? "link" : "global"),
+        // IPv6 routes have no scope: Linux lists each as global, whatever was asked.
+        scope: family === 6 ? "global" : (op.scope ?? (op.gw === undefined ? "link" : "global")),
         ...(family === 6 ? { metric: op.metric ?? 1024 } : op.metric ? { metric: op.metric } : {}),
         ...(op.mtu !== undefined && { mtu: op.mtu }),
         ...(op.advmss !== undefined && { advmss: op.advmss }),

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { FakeFirewall } from "@tscni/firewall/fake";
 import { HOST, type Kernel, type KernelBatch, type KernelOp } from "@tscni/kernel";
 import { FakeKernel } from "@tscni/kernel/fake";
+import { bridgeHandlers } from "@tscni/plugins/bridge";
 import { hostDeviceHandlers } from "@tscni/plugins/host-device";
 import { hostLocalHandlers } from "@tscni/plugins/host-local";
 import { ptpHandlers } from "@tscni/plugins/ptp";
@@ -65,6 +66,7 @@ function handlersFor(type: string, k: Kernel): PluginHandlers {
     warn: () => {},
   };
   if (type === "ptp") return ptpHandlers(ports);
+  if (type === "bridge") return bridgeHandlers(ports);
   if (type === "sbr") return sbrHandlers(ports);
   if (type === "vrf") return vrfHandlers(ports);
   if (type === "host-device")
@@ -145,6 +147,13 @@ describe("cni plan is what the chain then does (fake kernel)", () => {
       taken,
     );
     expect(planned).toContainEqual({ op: "rule.add", ns: NS, from: "198.18.0.3/32", table: 101 });
+    expect(planned).toEqual(ran);
+  });
+
+  test("bridge then sbr, dual stack, with the bridge as gateway: every route of eth0 moved by address", async () => {
+    const bridge = { type: "bridge", bridge: "cni0", isGateway: true, ipam: ptp().ipam };
+    const { planned, ran } = await planThenRun("bridge-sbr", [bridge, { type: "sbr" }]);
+    expect(planned).toContainEqual({ op: "rule.add", ns: NS, from: "2001:db8::2/128", table: 101 });
     expect(planned).toEqual(ran);
   });
 
