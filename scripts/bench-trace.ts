@@ -12,6 +12,7 @@
  */
 import { loadavg } from "node:os";
 import { join } from "node:path";
+import { runPlugin } from "./lib/run-plugin.ts";
 
 const BIN = process.env.BENCH_BIN ?? new URL("../dist/bin", import.meta.url).pathname;
 const PLUGIN = process.argv[2] ?? "bridge";
@@ -76,28 +77,13 @@ async function inner(): Promise<void> {
     },
   };
   const call = async (command: string, i: number, stdin: unknown) => {
-    const env = {
-      PATH: process.env.PATH ?? "",
-      CNI_COMMAND: command,
-      CNI_CONTAINERID: `t${i}`,
-      CNI_NETNS: containers[i] ?? "",
-      CNI_IFNAME: "eth0",
-      CNI_ARGS: "",
-      CNI_PATH: BIN,
-      TSCNI_TRACE: "1",
-    };
     const t0 = performance.now();
-    const proc = Bun.spawn([join(BIN, PLUGIN)], {
-      env,
-      stdin: new TextEncoder().encode(JSON.stringify(stdin)),
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-    const [stdout, stderr, code] = await Promise.all([
-      new Response(proc.stdout).text(),
-      new Response(proc.stderr).text(),
-      proc.exited,
-    ]);
+    const { stdout, stderr, code } = await runPlugin(
+      join(BIN, PLUGIN),
+      { command, containerID: `t${i}`, netns: containers[i] ?? "", path: BIN },
+      stdin,
+      { env: { PATH: process.env.PATH ?? "", TSCNI_TRACE: "1" } },
+    );
     const wall = performance.now() - t0;
     if (code !== 0) throw new Error(`${PLUGIN} ${command} failed: ${stdout}${stderr}`);
     return { stdout, stderr, wall };

@@ -6,7 +6,7 @@
  * no binary is ever written into the tree.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { skipUnless } from "@tscni/spec/testing";
@@ -62,16 +62,22 @@ export function announceSkip(file: string, reason: string | undefined): void {
 
 /**
  * Compiles scripts/compat/go/<name>/main.go with libcni from Debian's GOPATH, offline,
- * and returns the binary's path. The binary is keyed by a hash of the source, so a
- * changed program is rebuilt and concurrent test files share one build.
+ * and returns the binary's path. The binary is keyed by a hash of the source (main.go and
+ * the packages it imports by relative path, as go/lineproto), so a changed program is
+ * rebuilt and concurrent test files share one build.
  */
 export function buildGo(name: string): string {
   const src = join(GO_SRC, name);
-  const hash = createHash("sha256")
-    .update(readFileSync(join(src, "main.go")))
-    .digest("hex")
-    .slice(0, 12);
-  const out = join(CACHE, "bin", `${name}-${hash}`);
+  const hash = createHash("sha256");
+  const main = readFileSync(join(src, "main.go"));
+  hash.update(main);
+  // Its relative imports (GOPATH mode, e.g. "../lineproto") are part of the program too.
+  for (const [, dir] of main.toString().matchAll(/^\s*(?:\w+\s+)?"(\.\.?\/[^"]+)"$/gm)) {
+    const pkg = join(src, dir ?? "");
+    const files = readdirSync(pkg).filter((n) => n.endsWith(".go"));
+    for (const f of files.sort()) hash.update(readFileSync(join(pkg, f)));
+  }
+  const out = join(CACHE, "bin", `${name}-${hash.digest("hex").slice(0, 12)}`);
   if (existsSync(out)) return out;
   mkdirSync(join(CACHE, "bin"), { recursive: true });
   const partial = `${out}.${process.pid}.tmp`;

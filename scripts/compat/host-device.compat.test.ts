@@ -5,12 +5,11 @@
  * other's ADD back to the host under its name. v1.1.1 leaves the alias on the device it
  * gives back; we clear it, as upstream main does (the alias is compared in the container only).
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { describe, expect, test } from "bun:test";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { NetnsSet } from "../lib/netns.ts";
-import { OUR_BIN_DIR, REFERENCE_PLUGINS, announceSkip, isRoot, missingReference } from "./_reference.ts";
+import { hostAndContainer, type Who } from "./_host-and-container.ts";
+import { announceSkip, isRoot, missingReference } from "./_reference.ts";
 
 const missing = missingReference({ go: false });
 const skip = missing ?? (isRoot() ? undefined : "not root");
@@ -18,16 +17,11 @@ announceSkip("host-device.compat.test.ts", skip);
 if (process.env.CI === "true" && skip !== undefined)
   throw new Error(`host-device.compat.test.ts cannot run under CI: ${skip}`);
 
-type Who = "ours" | "reference";
 const MAC = "02:00:5e:10:00:2a";
-let set: NetnsSet;
-let host = "";
-let container = "";
-let dir = "";
 /** Each round allocates from a fresh store, so both get the range's first address. */
 let round = 0;
 
-const conf = () => ({
+const conf = (dir: string) => ({
   cniVersion: "1.0.0",
   name: "hdcompat",
   type: "host-device",
@@ -40,32 +34,13 @@ const conf = () => ({
   },
 });
 
-async function call(who: Who, command: "ADD" | "DEL"): Promise<{ code: number; stdout: string }> {
-  const bin = who === "ours" ? join(OUR_BIN_DIR, "host-device") : join(REFERENCE_PLUGINS, "host-device");
-  const proc = Bun.spawn(["ip", "netns", "exec", host, bin], {
-    env: {
-      PATH: process.env.PATH ?? "/usr/sbin:/usr/bin:/sbin:/bin",
-      CNI_COMMAND: command,
-      CNI_CONTAINERID: "hdc1",
-      CNI_NETNS: NetnsSet.path(container),
-      CNI_IFNAME: "net1",
-      CNI_PATH: who === "ours" ? OUR_BIN_DIR : REFERENCE_PLUGINS,
-    },
-    stdin: new TextEncoder().encode(JSON.stringify(conf())),
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
-  return { code, stdout };
-}
-
 function ipJson(ns: string, ...args: string[]): unknown[] {
   const r = Bun.spawnSync(["ip", "-n", ns, "-json", ...args]);
   return JSON.parse(r.stdout.toString() || "[]") as unknown[];
 }
 
 /** The container's net1 and its addresses and routes, without indexes (a move renumbers). */
-function containerState(): unknown {
+function containerState(container: string): unknown {
   const link = (
     ipJson(container, "-details", "link", "show") as {
       ifname: string;
@@ -98,23 +73,18 @@ function withoutEmptyDns(r: Record<string, unknown>): Record<string, unknown> {
   return dns !== undefined && JSON.stringify(dns) !== "{}" ? r : rest;
 }
 
-const hostNic = () =>
+const hostNic = (host: string) =>
   (ipJson(host, "link", "show") as { ifname: string; address: string }[]).find((l) => l.ifname === "nic0");
-const reserved = () => readdirSync(join(dir, `ipam${round}`, "hdcompat")).filter((f) => f.startsWith("198.18."));
+const reserved = (dir: string) =>
+  readdirSync(join(dir, `ipam${round}`, "hdcompat")).filter((f) => f.startsWith("198.18."));
 
 describe.skipIf(skip !== undefined)("host-device interop with the reference v1.1.1", () => {
-  beforeAll(async () => {
-    set = new NetnsSet("hdcompat");
-    host = await set.add("host");
-    container = await set.add("c0");
-    dir = mkdtempSync(join(tmpdir(), "tscni-hdcompat-"));
+  const ns = hostAndContainer("hdcompat", (host) => {
     Bun.spawnSync(["ip", "-n", host, "link", "add", "nic0", "address", MAC, "type", "veth", "peer", "name", "nic0p"]);
     Bun.spawnSync(["ip", "-n", host, "link", "set", "nic0", "up"]);
   });
-  afterAll(async () => {
-    await set.cleanup();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const call = (who: Who, command: "ADD" | "DEL") =>
+    ns.call(who, "host-device", { command, containerID: "hdc1", ifName: "net1" }, conf(ns.dir));
 
   test("the same result and container state, and each DEL undoes the other's ADD", async () => {
     const seen: Partial<Record<Who, { stdout: unknown; state: unknown }>> = {};
@@ -127,15 +97,15 @@ describe.skipIf(skip !== undefined)("host-device interop with the reference v1.1
       expect(add.code).toBe(0);
       seen[adder] = {
         stdout: withoutEmptyDns(JSON.parse(add.stdout) as Record<string, unknown>),
-        state: containerState(),
+        state: containerState(ns.container),
       };
-      expect(hostNic()).toBeUndefined();
+      expect(hostNic(ns.host)).toBeUndefined();
       const del = await call(deleter, "DEL");
       expect(del.stdout).toBe("");
       expect(del.code).toBe(0);
-      expect(hostNic()?.address).toBe(MAC);
-      expect(reserved()).toEqual([]);
-      expect((containerState() as { name?: string }).name).toBeUndefined();
+      expect(hostNic(ns.host)?.address).toBe(MAC);
+      expect(reserved(ns.dir)).toEqual([]);
+      expect((containerState(ns.container) as { name?: string }).name).toBeUndefined();
     }
     expect(seen.ours).toEqual(seen.reference!);
     expect((seen.ours!.state as { alias: string }).alias).toBe("nic0");

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { iptablesVariantDir, type IptablesVariant } from "@tscni/firewall/testing";
 import { World, sh } from "../e2e/harness.ts";
+import { runPlugin } from "../lib/run-plugin.ts";
 import { announceSkip, isRoot, missingReference, OUR_BIN_DIR, REFERENCE_PLUGINS } from "./_reference.ts";
 
 const skip =
@@ -29,25 +30,12 @@ async function call(
   pathDir: string,
 ): Promise<{ code: number; out: string }> {
   const dir = side === "reference" ? REFERENCE_PLUGINS : OUR_BIN_DIR;
-  const proc = Bun.spawn(["ip", "netns", "exec", host, join(dir, config.type)], {
-    env: {
-      PATH: `${pathDir}:${process.env.PATH ?? "/usr/sbin:/usr/bin:/sbin:/bin"}`,
-      CNI_COMMAND: command,
-      CNI_CONTAINERID: "masq-compat",
-      CNI_NETNS: netns,
-      CNI_IFNAME: "eth0",
-      CNI_ARGS: "",
-      CNI_PATH: dir,
-    },
-    stdin: new TextEncoder().encode(JSON.stringify(config)),
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
+  const { code, stdout, stderr } = await runPlugin(
+    join(dir, config.type),
+    { command, containerID: "masq-compat", netns, path: dir },
+    config,
+    { host, env: { PATH: `${pathDir}:${process.env.PATH ?? "/usr/sbin:/usr/bin:/sbin:/bin"}` } },
+  );
   return { code, out: stdout + stderr };
 }
 

@@ -3,12 +3,10 @@
  * both install the same nftables rule set (`nft list table bridge nat`, the host port and
  * MAC taken out), and each one's DEL removes what the other's ADD installed.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { NetnsSet } from "../lib/netns.ts";
-import { OUR_BIN_DIR, REFERENCE_PLUGINS, announceSkip, isRoot, missingReference } from "./_reference.ts";
+import { hostAndContainer, type Who } from "./_host-and-container.ts";
+import { announceSkip, isRoot, missingReference } from "./_reference.ts";
 
 const missing = missingReference({ go: false });
 const skip = missing ?? (isRoot() ? undefined : "not root");
@@ -16,13 +14,7 @@ announceSkip("macspoofchk.compat.test.ts", skip);
 if (process.env.CI === "true" && skip !== undefined)
   throw new Error(`macspoofchk.compat.test.ts cannot run under CI: ${skip}`);
 
-type Who = "ours" | "reference";
-let set: NetnsSet;
-let host = "";
-let container = "";
-let dir = "";
-
-const conf = () => ({
+const conf = (dir: string) => ({
   cniVersion: "1.0.0",
   name: "spoofcompat",
   type: "bridge",
@@ -31,30 +23,8 @@ const conf = () => ({
   ipam: { type: "host-local", ranges: [[{ subnet: "198.18.36.0/24" }]], dataDir: join(dir, "ipam") },
 });
 
-async function call(
-  who: Who,
-  command: "ADD" | "DEL",
-): Promise<{ code: number; result: { interfaces: { name: string; mac: string }[] } | undefined }> {
-  const bin = who === "ours" ? join(OUR_BIN_DIR, "bridge") : join(REFERENCE_PLUGINS, "bridge");
-  const proc = Bun.spawn(["ip", "netns", "exec", host, bin], {
-    env: {
-      PATH: process.env.PATH ?? "/usr/sbin:/usr/bin:/sbin:/bin",
-      CNI_COMMAND: command,
-      CNI_CONTAINERID: "spoofc1",
-      CNI_NETNS: NetnsSet.path(container),
-      CNI_IFNAME: "eth0",
-      CNI_PATH: who === "ours" ? OUR_BIN_DIR : REFERENCE_PLUGINS,
-    },
-    stdin: new TextEncoder().encode(JSON.stringify(conf())),
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
-  return { code, result: command === "ADD" && code === 0 ? JSON.parse(stdout) : undefined };
-}
-
 /** The bridge nat table with this attachment's host port and container MAC replaced by placeholders. */
-async function table(port = "", mac = ""): Promise<string> {
+async function table(host: string, port = "", mac = ""): Promise<string> {
   const p = Bun.spawn(["ip", "netns", "exec", host, "nft", "list", "table", "bridge", "nat"], {
     stdout: "pipe",
     stderr: "pipe",
@@ -65,16 +35,13 @@ async function table(port = "", mac = ""): Promise<string> {
 }
 
 describe.skipIf(skip !== undefined)("bridge macspoofchk interop with the reference v1.1.1", () => {
-  beforeAll(async () => {
-    set = new NetnsSet("spoofc");
-    host = await set.add("host");
-    container = await set.add("c0");
-    dir = mkdtempSync(join(tmpdir(), "tscni-spoofc-"));
-  });
-  afterAll(async () => {
-    await set.cleanup();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const ns = hostAndContainer("spoofc");
+  const call = async (who: Who, command: "ADD" | "DEL") => {
+    const r = await ns.call(who, "bridge", { command, containerID: "spoofc1" }, conf(ns.dir));
+    const result: { interfaces: { name: string; mac: string }[] } | undefined =
+      command === "ADD" && r.code === 0 ? JSON.parse(r.stdout) : undefined;
+    return { code: r.code, result };
+  };
 
   test("both install the same rule set, and each DEL removes the other's chains and jump", async () => {
     const seen: Record<Who, string> = { ours: "", reference: "" };
@@ -85,12 +52,12 @@ describe.skipIf(skip !== undefined)("bridge macspoofchk interop with the referen
       const add = await call(adder, "ADD");
       expect(add.code).toBe(0);
       const ifs = add.result!.interfaces;
-      seen[adder] = await table(ifs[1]!.name, ifs[2]!.mac);
+      seen[adder] = await table(ns.host, ifs[1]!.name, ifs[2]!.mac);
       expect(seen[adder]).toContain(
         'iifname "<port>" jump cni-br-iface-spoofc1-eth0 comment "macspoofchk-spoofc1-eth0"',
       );
       expect((await call(deleter, "DEL")).code).toBe(0);
-      expect(await table()).not.toContain("macspoofchk");
+      expect(await table(ns.host)).not.toContain("macspoofchk");
     }
     expect(seen.ours).toBe(seen.reference);
   });

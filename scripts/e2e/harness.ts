@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { NetnsSet } from "../lib/netns.ts";
+import { runPlugin } from "../lib/run-plugin.ts";
 
 /** Where `npm run build` leaves the binary and its links. */
 export const BIN_DIR = new URL("../../dist/bin", import.meta.url).pathname;
@@ -34,29 +35,21 @@ export interface Call {
 
 /** Runs `ip netns exec <hostNs> <bin>/<plugin>` with the CNI env and the config on stdin. */
 export async function callPlugin(hostNs: string, call: Call): Promise<CallResult> {
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? "/usr/sbin:/usr/bin:/sbin:/bin",
-    CNI_COMMAND: call.command,
-    CNI_CONTAINERID: call.containerID ?? "",
-    CNI_NETNS: call.netns ?? "",
-    CNI_IFNAME: call.ifName ?? "eth0",
-    CNI_ARGS: call.args ?? "",
-    CNI_PATH: BIN_DIR,
-    ...call.extraEnv,
-  };
   const t0 = performance.now();
-  const proc = Bun.spawn(["ip", "netns", "exec", hostNs, join(BIN_DIR, call.plugin)], {
-    env,
-    stdin: new TextEncoder().encode(JSON.stringify(call.config)),
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  return { code, stdout, stderr, ms: performance.now() - t0 };
+  const r = await runPlugin(
+    join(BIN_DIR, call.plugin),
+    {
+      command: call.command,
+      containerID: call.containerID ?? "",
+      netns: call.netns ?? "",
+      ifName: call.ifName,
+      args: call.args,
+      path: BIN_DIR,
+    },
+    call.config,
+    { host: hostNs, env: call.extraEnv },
+  );
+  return { ...r, ms: performance.now() - t0 };
 }
 
 /** Runs a shell command inside a namespace. */

@@ -24,6 +24,7 @@ export type {
 } from "./ops.ts";
 export type { RuleOp, RuleInfo } from "./rule.ts";
 export { isDefaultRule, ruleFamily } from "./rule.ts";
+export { routeDumpOrder } from "./route-order.ts";
 export type { VrfAdd } from "./vrf.ts";
 export type { FilterAdd, IfbAdd, MirredAction, QdiscAdd, QdiscDel, QdiscInfo, TbfParams, TcOp } from "./ops-tc.ts";
 export { ETH_P_ALL, TC_H_INGRESS, TC_H_ROOT, tcHandle } from "./ops-tc.ts";

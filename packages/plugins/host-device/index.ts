@@ -18,6 +18,7 @@ import { checkHostDevice } from "./check.ts";
 import { parseHostDeviceConfig, parseIpamType } from "./config.ts";
 import { findHostDevice } from "./find.ts";
 import { moveInSteps, moveOutSteps } from "./plan.ts";
+import { resultWithIpam } from "./result.ts";
 import type { Sysfs } from "./sysfs.ts";
 
 const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
@@ -44,17 +45,7 @@ async function add(ports: PluginPorts, sys: Sysfs, a: CmdArgs): Promise<Result10
   if (conf.ipamType === "") return result;
   const ipam = ports.ipam(conf.ipamType, a);
   try {
-    const r = await ipam.add();
-    if ((r.ips ?? []).length === 0) throw new Error("IPAM plugin returned missing IP config");
-    const out: Result100 = {
-      ...r,
-      cniVersion: "1.1.0",
-      interfaces: result.interfaces,
-      ips: (r.ips ?? []).map((ip) => ({ ...ip, interface: 0 })),
-    };
-    // The reference sets the result's DNS to the config's, IPAM's dropped.
-    delete out.dns;
-    if (conf.dns !== undefined) out.dns = conf.dns;
+    const out = resultWithIpam(await ipam.add(), result.interfaces, conf.dns);
     if (!conf.dpdkMode) {
       const sysctls = await readHostSysctls(ports.kernel);
       const ipv6 = hasIpv6(sysctls);
@@ -109,6 +100,8 @@ async function del(ports: PluginPorts, sys: Sysfs, a: CmdArgs): Promise<void> {
     throw new Error(`failed to move "${a.ifName}" to the host: ${message(err)}`);
   }
 }
+
+export { planAdd } from "./plan-add.ts";
 
 /** The host-device handlers over the given ports and sysfs tree. */
 export function hostDeviceHandlers(ports: PluginPorts, sys: Sysfs): PluginHandlers {

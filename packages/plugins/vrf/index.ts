@@ -62,6 +62,8 @@ async function check(ports: VrfPorts, a: CmdArgs): Promise<void> {
     throw new Error(`failed to find ${a.ifName} associated to vrf ${conf.vrfName}`);
 }
 
+export { planChained } from "./plan-chained.ts";
+
 /** The vrf handlers over the given ports. */
 export function vrfHandlers(ports: VrfPorts): PluginHandlers {
   return { add: (a) => add(ports, a), check: (a) => check(ports, a), del: (a) => del(ports, a) };

@@ -1,9 +1,10 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HOST, renderBatch, type Kernel, type LinkInfo } from "@tscni/kernel";
 import { FakeFirewall } from "@tscni/firewall/fake";
+import { counting, planSetup } from "../testing/plan-network.ts";
 import { planNetwork } from "./_plan-network.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "tscni-plan-net-"));
@@ -38,24 +39,7 @@ function readOnlyKernel(extraHostLinks: LinkInfo[] = []): Kernel {
   };
 }
 
-function setup(name: string, plugins: unknown[]): { env: Record<string, string>; data: string } {
-  const conf = join(dir, name, "net.d");
-  const data = join(dir, name, "data");
-  mkdirSync(conf, { recursive: true });
-  mkdirSync(join(data, "web"), { recursive: true });
-  // One address already reserved, and the round-robin marker after it (§8.3 layout).
-  writeFileSync(join(data, "web", "198.18.0.2"), "other\r\neth0");
-  writeFileSync(join(data, "web", "last_reserved_ip.0"), "198.18.0.2");
-  const withData = plugins.map((p) => JSON.parse(JSON.stringify(p).replaceAll("DATA", data)));
-  writeFileSync(join(conf, "10-web.conflist"), JSON.stringify({ cniVersion: "1.0.0", name: "web", plugins: withData }));
-  return { env: { NETCONFPATH: conf, CNI_PATH: "/opt/cni/bin" }, data };
-}
-
-/** Deterministic bytes: 1, 2, 3, ... across calls, so names never repeat. */
-function counting(): (n: number) => Uint8Array {
-  let next = 1;
-  return (n) => Uint8Array.from({ length: n }, () => next++ & 0xff);
-}
+const setup = (name: string, plugins: unknown[]) => planSetup(dir, name, plugins);
 
 describe("planNetwork", () => {
   test("plans a bridge ADD with the next host-local address and reserves nothing", async () => {
@@ -305,7 +289,7 @@ describe("planNetwork for tap, sbr and tuning", () => {
     expect(plan.notes.some((n) => n.startsWith("sbr"))).toBe(false);
   });
 
-  test("says sbr without a table is not planned: its routes are the kernel's after ADD", async () => {
+  test("plans sbr without a table: a table from 100 per planned address, the ptp's routes moved into it", async () => {
     const { env } = setup("sbr2", [
       { type: "ptp", ipam: { type: "host-local", dataDir: "DATA", ranges: [[{ subnet: "198.18.0.0/24" }]] } },
       { type: "sbr" },
@@ -315,10 +299,9 @@ describe("planNetwork for tap, sbr and tuning", () => {
       kernel: readOnlyKernel(),
       random: counting(),
     });
-    expect(plan.ops.some((o) => o.op === "rule.add")).toBe(false);
-    expect(plan.notes).toContain(
-      'sbr: not planned (without "table" it moves the interface\'s routes as the kernel holds them after ADD)',
-    );
+    expect(plan.ops).toContainEqual({ op: "rule.add", ns: "/var/run/netns/plan10", from: "198.18.0.3/32", table: 100 });
+    expect(renderBatch(plan.ops)).toContain("route del 198.18.0.0/24 via 198.18.0.1 dev eth0");
+    expect(plan.notes.some((n) => n.startsWith("sbr"))).toBe(false);
   });
 
   test("plans tuning's sysctl and link changes on the bridge's planned interface, in the reference's order", async () => {

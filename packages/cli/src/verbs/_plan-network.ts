@@ -35,6 +35,7 @@ const PLANNERS: Readonly<Record<string, () => Promise<Planner>>> = {
   bridge: async () => (await import("@tscni/plugins/bridge")).planAdd,
   ptp: async () => (await import("@tscni/plugins/ptp")).planAdd,
   tap: async () => (await import("@tscni/plugins/tap")).planAdd,
+  "host-device": async () => (await import("@tscni/plugins/host-device")).planAdd,
 };
 
 /** A chained plugin that can say what its ADD would do with the interface plugin's result. */
@@ -42,6 +43,7 @@ type ChainedPlanner = (
   a: CmdArgs,
   prev: Result100,
   ops: readonly KernelOp[],
+  ports: { kernel: Kernel },
 ) => Promise<{ firewall: FirewallTx; notes: string[]; ops?: KernelOp[] }>;
 
 /** The chained plugins `cni plan` can plan, loaded on use. */
@@ -54,6 +56,7 @@ const CHAINED_PLANNERS: Readonly<Record<string, () => Promise<ChainedPlanner>>> 
   bandwidth: async () => (await import("@tscni/plugins/bandwidth")).planChained,
   sbr: async () => (await import("@tscni/plugins/sbr")).planChained,
   tuning: async () => (await import("@tscni/plugins/tuning")).planChained,
+  vrf: async () => (await import("@tscni/plugins/vrf")).planChained,
 };
 
 /** A network's plan: the operations and notes about what was not planned. */
@@ -120,7 +123,7 @@ export async function planNetwork(netName: string, netns: string, opts: NetworkP
     const type = plugin.network.type;
     const chained = Object.hasOwn(CHAINED_PLANNERS, type) ? CHAINED_PLANNERS[type] : undefined;
     if (chained !== undefined && prev !== undefined) {
-      const planned = await (await chained())(argsFor(plugin), prev, ops);
+      const planned = await (await chained())(argsFor(plugin), prev, ops, { kernel });
       ops.push(...(planned.ops ?? []));
       firewall.push(...planned.firewall);
       notes.push(...planned.notes);

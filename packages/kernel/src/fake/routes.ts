@@ -83,7 +83,8 @@ function addRoute(ns: NsState, op: RouteOp): void {
   const route: Route = {
     dst,
     dev,
-    scope: op.scope ?? (family === 4 && !gw ? "link" : "global"),
+    // IPv6 routes have no scope: Linux lists every one as global, whatever was asked.
+    scope: family === 6 ? "global" : (op.scope ?? (gw ? "global" : "link")),
     protocol: op.protocol ?? "boot",
     ...(gw && { gw }),
     ...(src && { src }),

@@ -4,6 +4,7 @@
  */
 import type { AddrInfo, LinkInfo, Netns, RouteInfo, RuleInfo } from "../index.ts";
 import { ruleInfos } from "./fake-rules.ts";
+import { routeDumpOrder } from "../route-order.ts";
 import { formatAddr, formatPrefix, network } from "@tscni/spec/ipnet";
 import { tuningInfo } from "./link-tuning.ts";
 import { operState } from "./operstate.ts";
@@ -91,7 +92,7 @@ export function routeInfo(ns: NsState, r: Route): RouteInfo {
   };
 }
 
-/** Routes of a namespace, optionally of one family, in a stable order. */
+/** Routes of a namespace, optionally of one family, per table in the order Linux lists them (route-order.ts). */
 export function routeInfos(ns: NsState, family?: 4 | 6): RouteInfo[] {
   return ns.routes
     .filter((r) => family === undefined || r.dst.ip.family === family)
@@ -99,8 +100,7 @@ export function routeInfos(ns: NsState, family?: 4 | 6): RouteInfo[] {
       (a, b) =>
         a.dst.ip.family - b.dst.ip.family ||
         (a.table ?? 254) - (b.table ?? 254) ||
-        (a.dst.ip.value < b.dst.ip.value ? -1 : a.dst.ip.value > b.dst.ip.value ? 1 : 0) ||
-        a.dst.prefix - b.dst.prefix ||
+        routeDumpOrder(network(a.dst), network(b.dst)) ||
         (a.metric ?? 0) - (b.metric ?? 0) ||
         a.dev - b.dev,
     )

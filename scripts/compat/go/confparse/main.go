@@ -9,10 +9,10 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
-	"os"
+
+	"../lineproto"
 
 	"github.com/containernetworking/cni/libcni"
 )
@@ -38,13 +38,13 @@ type list struct {
 func parse(line []byte) []byte {
 	var req request
 	if err := json.Unmarshal(line, &req); err != nil {
-		return failure(fmt.Errorf("bad request line: %w", err))
+		return lineproto.Failure(fmt.Errorf("bad request line: %w", err))
 	}
 	var answer interface{}
 	if req.List {
 		l, err := libcni.ConfListFromBytes(req.Bytes)
 		if err != nil {
-			return failure(err)
+			return lineproto.Failure(err)
 		}
 		out := list{Name: l.Name, CNIVersion: l.CNIVersion, Plugins: []string{}}
 		for _, p := range l.Plugins {
@@ -54,33 +54,17 @@ func parse(line []byte) []byte {
 	} else {
 		c, err := libcni.ConfFromBytes(req.Bytes)
 		if err != nil {
-			return failure(err)
+			return lineproto.Failure(err)
 		}
 		answer = conf{Name: c.Network.Name, Type: c.Network.Type, CNIVersion: c.Network.CNIVersion}
 	}
 	out, err := json.Marshal(answer)
 	if err != nil {
-		return failure(err)
+		return lineproto.Failure(err)
 	}
-	return out
-}
-
-func failure(err error) []byte {
-	out, _ := json.Marshal(map[string]string{"error": err.Error()})
 	return out
 }
 
 func main() {
-	in := bufio.NewScanner(os.Stdin)
-	in.Buffer(make([]byte, 1<<20), 1<<26)
-	out := bufio.NewWriter(os.Stdout)
-	defer out.Flush()
-	for in.Scan() {
-		out.Write(parse(in.Bytes()))
-		out.WriteByte('\n')
-	}
-	if err := in.Err(); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
+	lineproto.Serve(parse, 1<<26)
 }

@@ -8,10 +8,10 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
-	"os"
+
+	"../lineproto"
 
 	"github.com/containernetworking/cni/pkg/types/create"
 
@@ -30,39 +30,23 @@ type request struct {
 func convert(line []byte) []byte {
 	var req request
 	if err := json.Unmarshal(line, &req); err != nil {
-		return failure(fmt.Errorf("bad request line: %w", err))
+		return lineproto.Failure(fmt.Errorf("bad request line: %w", err))
 	}
 	result, err := create.CreateFromBytes(req.Result)
 	if err != nil {
-		return failure(err)
+		return lineproto.Failure(err)
 	}
 	converted, err := result.GetAsVersion(req.To)
 	if err != nil {
-		return failure(err)
+		return lineproto.Failure(err)
 	}
 	out, err := json.Marshal(converted)
 	if err != nil {
-		return failure(err)
+		return lineproto.Failure(err)
 	}
-	return out
-}
-
-func failure(err error) []byte {
-	out, _ := json.Marshal(map[string]string{"error": err.Error()})
 	return out
 }
 
 func main() {
-	in := bufio.NewScanner(os.Stdin)
-	in.Buffer(make([]byte, 1<<20), 1<<24)
-	out := bufio.NewWriter(os.Stdout)
-	defer out.Flush()
-	for in.Scan() {
-		out.Write(convert(in.Bytes()))
-		out.WriteByte('\n')
-	}
-	if err := in.Err(); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
+	lineproto.Serve(convert, 1<<24)
 }
