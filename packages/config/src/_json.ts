@@ -12,7 +12,7 @@ import type { ConfigIssue, JsonPath } from "./issue.ts";
 const MAX_DEPTH = 10000;
 
 /** The outcome of decoding: a JSON value, or the issue that stopped it. */
-export type Decoded = { ok: true; value: unknown } | { ok: false; issue: ConfigIssue };
+export type Decoded = { ok: true; value: unknown; text: string } | { ok: false; issue: ConfigIssue };
 
 /** The text of config bytes (a string passes through; invalid UTF-8 replaced byte by byte, as Go does). */
 export function toText(input: Uint8Array | string): string {
@@ -47,7 +47,7 @@ export function decodeJson(input: Uint8Array | string, prefix: string, numbersUn
   const bad = findUndecodable(value, numbersUnder);
   if (bad !== undefined)
     return { ok: false, issue: { code: ErrorCode.DecodingFailure, path: bad.path, message: `${prefix}${bad.reason}` } };
-  return { ok: true, value };
+  return { ok: true, value, text };
 }
 
 interface Frame {
