@@ -38,7 +38,9 @@ export function decodeJson(input: Uint8Array | string, prefix: string, numbersUn
   if (syntax !== undefined)
     return { ok: false, issue: { code: ErrorCode.DecodingFailure, path: [], message: `${prefix}${syntax}` } };
   try {
-    value = JSON.parse(text);
+    // Go decodes a lone surrogate escape ("\ud800") as U+FFFD; only text with a surrogate
+    // escape pays for the reviver (found by `cni fuzz config --against`, issue 15).
+    value = SURROGATE_ESCAPE.test(text) ? JSON.parse(text, wellFormed) : JSON.parse(text);
   } catch (err) {
     // Valid for Go but not for JSON.parse (none known): still Go's kind of message.
     const reason = err instanceof Error ? err.message : String(err);
@@ -48,6 +50,12 @@ export function decodeJson(input: Uint8Array | string, prefix: string, numbersUn
   if (bad !== undefined)
     return { ok: false, issue: { code: ErrorCode.DecodingFailure, path: bad.path, message: `${prefix}${bad.reason}` } };
   return { ok: true, value, text };
+}
+
+const SURROGATE_ESCAPE = /\\u[dD][89abcdefABCDEF]/;
+
+function wellFormed(_key: string, value: unknown): unknown {
+  return typeof value === "string" ? value.toWellFormed() : value;
 }
 
 interface Frame {

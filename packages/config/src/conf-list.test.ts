@@ -238,3 +238,9 @@ describe("checkConfList", () => {
     expect(checkConfList(JSON.stringify({ name: "a", plugins: [bridge] }))).toEqual([]);
   });
 });
+
+// Regression (cni fuzz config --against, issue 15): libcni's map[string]interface{} reads a
+// lone surrogate escape as U+FFFD.
+test("a list name with a lone surrogate escape reads as U+FFFD", () => {
+  expect(parseConfList('{"name":"\\udfff","plugins":[{"type":"x"}]}').name).toBe("\ufffd");
+});

@@ -90,3 +90,18 @@ describe("goDecodeInto decodes every occurrence of a key as Go's encoding/json d
     });
   });
 });
+
+describe("goDecodeInto reads values as Go does", () => {
+  test("a lone surrogate escape becomes U+FFFD, in strings and inside interface values", () => {
+    expect(goDecodeInto('{"name":"\\ud800x","any":{"k":["\\udc00"]}}', T).value).toEqual({
+      name: "\ufffdx",
+      any: { k: ["\ufffd"] },
+    });
+  });
+
+  test("a number beyond float64 in an interface value is an error even in an earlier occurrence", () => {
+    expect(messages('{"any":{"a":[1e400]},"any":{}}')).toEqual([
+      "json: cannot unmarshal number 1e400 into Go struct field T.any.a of type float64",
+    ]);
+  });
+});

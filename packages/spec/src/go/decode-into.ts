@@ -115,10 +115,21 @@ class Decoder {
     const kind =
       c === "{" ? "object" : c === "[" ? "array" : c === '"' ? "string" : c === "t" || c === "f" ? "bool" : "number";
     switch (type.kind) {
-      case "any":
-        return { end, value: JSON.parse(this.text.slice(i, end)) };
+      case "any": {
+        // A number beyond float64 inside is Go's error too (the value is kept, that number nil).
+        let huge: string | undefined;
+        const value = JSON.parse(this.text.slice(i, end), (_k, v: unknown, context?: { source?: string }) => {
+          if (typeof v === "number" && !Number.isFinite(v)) {
+            huge ??= context?.source ?? String(v);
+            return null;
+          }
+          return typeof v === "string" ? v.toWellFormed() : v;
+        });
+        if (huge !== undefined) fail(ctx, `number ${huge}`, "float64");
+        return { end, value };
+      }
       case "string":
-        if (kind === "string") return { end, value: JSON.parse(this.text.slice(i, end)) };
+        if (kind === "string") return { end, value: (JSON.parse(this.text.slice(i, end)) as string).toWellFormed() };
         break;
       case "bool":
         if (kind === "bool") return { end, value: c === "t" };
@@ -131,11 +142,7 @@ class Decoder {
         if (kind === "array") return { end, value: this.array(type, i, current, ctx) };
         break;
     }
-    const message =
-      ctx.struct === undefined
-        ? `json: cannot unmarshal ${kind} into Go value of type ${typeName(type)}`
-        : `json: cannot unmarshal ${kind} into Go struct field ${ctx.struct}.${ctx.fields.join(".")} of type ${typeName(type)}`;
-    ctx.errors.push({ path: ctx.path, message });
+    fail(ctx, kind, typeName(type));
     return { end, value: current };
   }
 
@@ -214,6 +221,15 @@ class Decoder {
     }
     return text.length;
   }
+}
+
+/** Records Go's UnmarshalTypeError: `what` (the JSON kind) cannot go into `goType` here. */
+function fail(ctx: Context, what: string, goType: string): void {
+  const message =
+    ctx.struct === undefined
+      ? `json: cannot unmarshal ${what} into Go value of type ${goType}`
+      : `json: cannot unmarshal ${what} into Go struct field ${ctx.struct}.${ctx.fields.join(".")} of type ${goType}`;
+  ctx.errors.push({ path: ctx.path, message });
 }
 
 function stringEnd(text: string, i: number): number {
