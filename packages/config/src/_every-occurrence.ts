@@ -6,7 +6,7 @@
  * --against`, issue 15). The valibot path stays the common one; this one runs only when a
  * key repeats or a known key is not spelt exactly, which a cheap scan tells.
  */
-import { type GoType, goDecodeInto, goFoldName, isJsonObject } from "@tscni/spec/go";
+import { type GoType, goDecodeInto, goFoldName, goRepeatsKeys, isJsonObject } from "@tscni/spec/go";
 import { invalid, type ConfigIssue } from "./issue.ts";
 import { VALID_ATTACHMENTS_KEY } from "./plugin-schema.ts";
 
@@ -69,40 +69,13 @@ const FOLDED = foldedNames(PLUGIN_CONF_TYPE);
 /** Their lengths: the runes Go folds onto ASCII are one UTF-16 unit each, so a key of another length cannot match. */
 const LENGTHS = new Set([...FOLDED].map((f) => f.length));
 
-const KEY_OR_STRING = /"(?:[^"\\]|\\.)*"(\s*:)?/g;
-
-/** The number of object keys in valid JSON text, repeats counted (every string token is matched whole). */
-function keyTokens(text: string): number {
-  let n = 0;
-  for (const m of text.matchAll(KEY_OR_STRING)) if (m[1] !== undefined) n++;
-  return n;
-}
-
-/** The number of object keys in a parsed JSON value. */
-function parsedKeys(root: unknown): number {
-  let n = 0;
-  const stack = [root];
-  while (stack.length > 0) {
-    const v = stack.pop();
-    if (typeof v !== "object" || v === null) continue;
-    if (Array.isArray(v)) stack.push(...v);
-    else {
-      const values = Object.values(v);
-      n += values.length;
-      stack.push(...values);
-    }
-  }
-  return n;
-}
-
 /**
  * True when Go would read `text` differently from its JSON.parse value `parsed`: a key
  * given twice anywhere (the text has more keys than the value), or a known field's key
  * in another spelling. Only quotes and a regex run when neither is the case.
  */
 export function needsEveryOccurrence(text: string, parsed: unknown): boolean {
-  if (!text.includes('"')) return false;
-  return hasFoldedKey(parsed) || keyTokens(text) !== parsedKeys(parsed);
+  return hasFoldedKey(parsed) || goRepeatsKeys(text, parsed);
 }
 
 /** The outcome of decoding every occurrence: the merged object, or the type errors (Go's first first). */

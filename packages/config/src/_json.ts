@@ -4,8 +4,7 @@
  * are errors.
  */
 import { ErrorCode } from "@tscni/spec";
-import { goJsonSyntaxError } from "@tscni/spec/go";
-import { goDecodeUtf8 } from "./_go-utf8.ts";
+import { goDecodeUtf8, goJsonSyntaxError } from "@tscni/spec/go";
 import type { ConfigIssue, JsonPath } from "./issue.ts";
 
 /** Go's encoding/json nesting limit. */

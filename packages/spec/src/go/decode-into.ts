@@ -30,6 +30,8 @@ export type GoType =
 /** One type error: where in the document (keys as spelled) and Go's message. */
 export interface GoTypeError {
   readonly path: readonly (string | number)[];
+  /** The JSON kind that did not fit: `number`, `string`, `bool`, `array`, `object` (or `number 1e400`). */
+  readonly kind: string;
   readonly message: string;
 }
 
@@ -229,7 +231,7 @@ function fail(ctx: Context, what: string, goType: string): void {
     ctx.struct === undefined
       ? `json: cannot unmarshal ${what} into Go value of type ${goType}`
       : `json: cannot unmarshal ${what} into Go struct field ${ctx.struct}.${ctx.fields.join(".")} of type ${goType}`;
-  ctx.errors.push({ path: ctx.path, message });
+  ctx.errors.push({ path: ctx.path, kind: what, message });
 }
 
 function stringEnd(text: string, i: number): number {
@@ -257,4 +259,52 @@ function finish(type: GoType, value: unknown): unknown {
     return Object.fromEntries(entries);
   }
   return value;
+}
+
+/**
+ * The number of object keys in valid JSON text, repeats counted: a string token followed
+ * by a colon. Quotes are found with indexOf and an escaped one told by the backslashes
+ * before it, which stays linear where a regex over escapes backtracked for seconds.
+ */
+function keyTokens(text: string): number {
+  let n = 0;
+  for (let open = text.indexOf('"'); open >= 0; ) {
+    let close = text.indexOf('"', open + 1);
+    while (close >= 0 && escaped(text, close)) close = text.indexOf('"', close + 1);
+    if (close < 0) break;
+    let k = close + 1;
+    while (WS.has(text.charCodeAt(k))) k++;
+    if (text.charCodeAt(k) === 0x3a) n++;
+    open = text.indexOf('"', close + 1);
+  }
+  return n;
+}
+
+/** True when the quote at `i` is escaped: an odd number of backslashes before it. */
+function escaped(text: string, i: number): boolean {
+  let b = i - 1;
+  while (text.charCodeAt(b) === 0x5c) b--;
+  return (i - 1 - b) % 2 === 1;
+}
+
+/** The number of object keys in a parsed JSON value. */
+function parsedKeys(root: unknown): number {
+  let n = 0;
+  const stack: object[] = typeof root === "object" && root !== null ? [root] : [];
+  for (let v = stack.pop(); v !== undefined; v = stack.pop()) {
+    const values: unknown[] = Array.isArray(v) ? v : Object.values(v);
+    if (!Array.isArray(v)) n += values.length;
+    for (const x of values) if (typeof x === "object" && x !== null) stack.push(x);
+  }
+  return n;
+}
+
+/**
+ * True when valid JSON `text` gives some object key more than once, which its JSON.parse
+ * value `parsed` cannot show: the text has more key tokens than the value has keys. A
+ * regex and a walk of the value, so cheap enough to decide whether {@link goDecodeInto}
+ * is needed at all.
+ */
+export function goRepeatsKeys(text: string, parsed: unknown): boolean {
+  return text.includes('"') && keyTokens(text) !== parsedKeys(parsed);
 }
