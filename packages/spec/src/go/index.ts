@@ -4,3 +4,4 @@ export { goMarshal, goMarshalBytes } from "./marshal.ts";
 export { goFoldName, isJsonObject } from "../_gojson.ts";
 export { type GoDecoded, type GoType, type GoTypeError, goDecodeInto, goRepeatsKeys } from "./decode-into.ts";
 export { goDecodeUtf8 } from "./utf8.ts";
+export { foldToSchema } from "./fold-schema.ts";
