@@ -4,7 +4,7 @@
  * are errors.
  */
 import { ErrorCode } from "@tscni/spec";
-import { goDecodeUtf8, goJsonSyntaxError } from "@tscni/spec/go";
+import { goDecodeUtf8, goHugeNumber, goJsonSyntaxError, goRepeatsKeys } from "@tscni/spec/go";
 import type { ConfigIssue, JsonPath } from "./issue.ts";
 
 /** Go's encoding/json nesting limit. */
@@ -48,8 +48,14 @@ export function decodeJson(input: Uint8Array | string, prefix: string, numbersUn
   const bad = findUndecodable(value, numbersUnder);
   if (bad !== undefined)
     return { ok: false, issue: { code: ErrorCode.DecodingFailure, path: bad.path, message: `${prefix}${bad.reason}` } };
+  // Into a map every occurrence of a key is decoded, so an earlier one's number counts too
+  // (found by `cni fuzz config --against`, issue 15); only text with a repeated key pays.
+  if (numbersUnder === undefined && goRepeatsKeys(text, value) && goHugeNumber(text) !== undefined)
+    return { ok: false, issue: { code: ErrorCode.DecodingFailure, path: [], message: `${prefix}${OUT_OF_RANGE}` } };
   return { ok: true, value, text };
 }
+
+const OUT_OF_RANGE = "json: cannot unmarshal number out of range into Go value of type float64";
 
 const SURROGATE_ESCAPE = /\\u[dD][89abcdefABCDEF]/;
 
@@ -85,7 +91,7 @@ function findUndecodable(
     if (typeof value === "number" && !Number.isFinite(value) && counts) {
       return {
         path: pathOf(frame),
-        reason: "json: cannot unmarshal number out of range into Go value of type float64",
+        reason: OUT_OF_RANGE,
       };
     }
     if (typeof value !== "object" || value === null) continue;

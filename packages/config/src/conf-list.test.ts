@@ -244,3 +244,14 @@ describe("checkConfList", () => {
 test("a list name with a lone surrogate escape reads as U+FFFD", () => {
   expect(parseConfList('{"name":"\\udfff","plugins":[{"type":"x"}]}').name).toBe("\ufffd");
 });
+
+// Regression (cni fuzz config --against, issue 15): libcni decodes a list into a map, every
+// occurrence of a key included, so a number beyond float64 in an earlier one fails too.
+test("a number beyond float64 in an earlier occurrence of a repeated key fails to decode", () => {
+  expect(() =>
+    parseConfList('{"cniVersion":{"b":[1e400]},"cniVersion":"0.1.0","name":"a","plugins":[{"type":"x"}]}'),
+  ).toThrow("json: cannot unmarshal number out of range into Go value of type float64");
+  expect(
+    parseConfList('{"cniVersion":{"b":"1e400"},"cniVersion":"0.1.0","name":"a","plugins":[{"type":"x"}]}').name,
+  ).toBe("a");
+});

@@ -308,3 +308,24 @@ function parsedKeys(root: unknown): number {
 export function goRepeatsKeys(text: string, parsed: unknown): boolean {
   return text.includes('"') && keyTokens(text) !== parsedKeys(parsed);
 }
+
+const NUMBER = /-?\d[\d.]*(?:[eE][+-]?\d+)?/g;
+
+/**
+ * The first number literal of valid JSON `text` beyond float64, looking at every
+ * occurrence of every key (Go decodes each one into `interface{}`; JSON.parse keeps the
+ * last). Strings are skipped as {@link goRepeatsKeys} skips them.
+ */
+export function goHugeNumber(text: string): string | undefined {
+  let from = 0;
+  for (;;) {
+    const open = text.indexOf('"', from);
+    const segment = text.slice(from, open < 0 ? text.length : open);
+    for (const m of segment.matchAll(NUMBER)) if (!Number.isFinite(Number(m[0]))) return m[0];
+    if (open < 0) return undefined;
+    let close = text.indexOf('"', open + 1);
+    while (close >= 0 && escaped(text, close)) close = text.indexOf('"', close + 1);
+    if (close < 0) return undefined;
+    from = close + 1;
+  }
+}
