@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { type GoType, goDecodeInto, goHugeNumber } from "./index.ts";
+import { type GoType, goDecodeInto } from "./index.ts";
 
 const STRING: GoType = { kind: "string" };
 const T: GoType = {
@@ -103,13 +103,5 @@ describe("goDecodeInto reads values as Go does", () => {
     expect(messages('{"any":{"a":[1e400]},"any":{}}')).toEqual([
       "json: cannot unmarshal number 1e400 into Go struct field T.any.a of type float64",
     ]);
-  });
-});
-
-describe("goHugeNumber finds a number beyond float64 anywhere in the text", () => {
-  test("in any occurrence, but not inside a string", () => {
-    expect(goHugeNumber('{"a":[1e400],"a":1}')).toBe("1e400");
-    expect(goHugeNumber('{"a":"1e400","b":"\\"1e999","c":-2e308}')).toBe("-2e308");
-    expect(goHugeNumber('{"a":1.5e300,"b":"x"}')).toBeUndefined();
   });
 });
