@@ -9,6 +9,7 @@
  * does too (@tscni/config `_every-occurrence.ts`); the second test keeps it fixed.
  */
 import { describe, expect, test } from "bun:test";
+import fc from "fast-check";
 import { againstConfig, runAgainst } from "@tscni/fuzz";
 import { announceSkip, buildGo, missingReference } from "./_reference.ts";
 
@@ -18,12 +19,49 @@ announceSkip("config-against.compat.test.ts", skip);
 const CASES = Number(process.env.TSCNI_COMPAT_RUNS ?? 1000);
 const SEED = Number(process.env.TSCNI_COMPAT_SEED ?? 20261125);
 
+/**
+ * Plugin objects made of NetConf keys in random letter case (the long s too), repeated,
+ * with values of every JSON kind, alone or as a list's plugin. `cni.dev/valid-attachments`
+ * is left out: v1.1's NetConf has no such field (PC-6 follows libcni v1.2+).
+ */
+const FIELDS = ["cniVersion", "name", "type", "capabilities", "ipam", "dns", "prevResult", "other"];
+const spelling = (key: string) =>
+  fc
+    .array(fc.boolean(), { minLength: key.length, maxLength: key.length })
+    .map((up) =>
+      [...key].map((c, i) => (up[i] ? (c === "s" && i % 3 === 0 ? "\u017f" : c.toUpperCase()) : c)).join(""),
+    );
+const value = fc.constantFrom(
+  ...['"a"', '"b"', '""', '"1.0.0"', "0", "1e400", "true", "null", "[]", '["x",1]', "{}", '{"type":"y"}'],
+  ...['{"TYPE":1}', '{"a":true,"a":"x"}', '{"nameservers":[1],"Domain":"d"}', '{"search":["s"],"SEARCH":null}'],
+);
+const entry = fc
+  .constantFrom(...FIELDS)
+  .chain((k) => fc.tuple(spelling(k), value))
+  .map(([k, v]) => `${JSON.stringify(k)}:${v}`);
+const foldedOrRepeated = fc
+  .tuple(fc.array(entry, { minLength: 1, maxLength: 6 }), fc.boolean())
+  .map(([entries, list]) => {
+    const doc = `{${entries.join(",")}}`;
+    return { bytes: new TextEncoder().encode(list ? `{"name":"l","plugins":[${doc}]}` : doc), list };
+  });
+
 describe.skipIf(skip !== undefined)("cni fuzz config --against libcni's config parsers", () => {
   test("a fixed-seed slice agrees, up to the named allowances", () => {
     const report = runAgainst(againstConfig(), buildGo("confparse"), { seed: SEED, cases: CASES, maxFailures: 20 });
     expect(report.cases).toBe(CASES);
     expect(report.failureList.map((f) => `${f.failure}\n  ${JSON.stringify(f.input).slice(0, 400)}`)).toEqual([]);
     expect(report.allowed["list-without-plugins"]).toBeGreaterThan(0);
+  }, 120_000);
+
+  test("a fixed-seed slice of repeated and case-folded NetConf keys agrees", () => {
+    const report = runAgainst({ ...againstConfig(), arbitrary: foldedOrRepeated }, buildGo("confparse"), {
+      seed: SEED,
+      cases: CASES,
+      maxFailures: 5,
+    });
+    expect(report.cases).toBe(CASES);
+    expect(report.failureList.map((f) => `${f.failure}\n  ${JSON.stringify(f.input).slice(0, 400)}`)).toEqual([]);
   }, 120_000);
 
   test("both sides agree on repeated keys and keys in another letter case (the class once open)", () => {
