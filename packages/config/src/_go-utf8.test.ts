@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { goDecodeUtf8 } from "./_go-utf8.ts";
+import { goDecodeUtf8 } from "@tscni/spec/go";
 import { parseConfList } from "./conf-list.ts";
 
 const bytes = (...parts: (string | number[])[]) =>

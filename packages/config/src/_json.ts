@@ -4,15 +4,14 @@
  * are errors.
  */
 import { ErrorCode } from "@tscni/spec";
-import { goJsonSyntaxError } from "@tscni/spec/go";
-import { goDecodeUtf8 } from "./_go-utf8.ts";
+import { goDecodeUtf8, goHugeNumber, goJsonSyntaxError, goRepeatsKeys } from "@tscni/spec/go";
 import type { ConfigIssue, JsonPath } from "./issue.ts";
 
 /** Go's encoding/json nesting limit. */
 const MAX_DEPTH = 10000;
 
 /** The outcome of decoding: a JSON value, or the issue that stopped it. */
-export type Decoded = { ok: true; value: unknown } | { ok: false; issue: ConfigIssue };
+export type Decoded = { ok: true; value: unknown; text: string } | { ok: false; issue: ConfigIssue };
 
 /** The text of config bytes (a string passes through; invalid UTF-8 replaced byte by byte, as Go does). */
 export function toText(input: Uint8Array | string): string {
@@ -38,7 +37,9 @@ export function decodeJson(input: Uint8Array | string, prefix: string, numbersUn
   if (syntax !== undefined)
     return { ok: false, issue: { code: ErrorCode.DecodingFailure, path: [], message: `${prefix}${syntax}` } };
   try {
-    value = JSON.parse(text);
+    // Go decodes a lone surrogate escape ("\ud800") as U+FFFD; only text with a surrogate
+    // escape pays for the reviver (found by `cni fuzz config --against`, issue 15).
+    value = SURROGATE_ESCAPE.test(text) ? JSON.parse(text, wellFormed) : JSON.parse(text);
   } catch (err) {
     // Valid for Go but not for JSON.parse (none known): still Go's kind of message.
     const reason = err instanceof Error ? err.message : String(err);
@@ -47,7 +48,19 @@ export function decodeJson(input: Uint8Array | string, prefix: string, numbersUn
   const bad = findUndecodable(value, numbersUnder);
   if (bad !== undefined)
     return { ok: false, issue: { code: ErrorCode.DecodingFailure, path: bad.path, message: `${prefix}${bad.reason}` } };
-  return { ok: true, value };
+  // Into a map every occurrence of a key is decoded, so an earlier one's number counts too
+  // (found by `cni fuzz config --against`, issue 15); only text with a repeated key pays.
+  if (numbersUnder === undefined && goRepeatsKeys(text, value) && goHugeNumber(text) !== undefined)
+    return { ok: false, issue: { code: ErrorCode.DecodingFailure, path: [], message: `${prefix}${OUT_OF_RANGE}` } };
+  return { ok: true, value, text };
+}
+
+const OUT_OF_RANGE = "json: cannot unmarshal number out of range into Go value of type float64";
+
+const SURROGATE_ESCAPE = /\\u[dD][89abcdefABCDEF]/;
+
+function wellFormed(_key: string, value: unknown): unknown {
+  return typeof value === "string" ? value.toWellFormed() : value;
 }
 
 interface Frame {
@@ -78,7 +91,7 @@ function findUndecodable(
     if (typeof value === "number" && !Number.isFinite(value) && counts) {
       return {
         path: pathOf(frame),
-        reason: "json: cannot unmarshal number out of range into Go value of type float64",
+        reason: OUT_OF_RANGE,
       };
     }
     if (typeof value !== "object" || value === null) continue;

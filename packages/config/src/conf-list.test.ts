@@ -238,3 +238,20 @@ describe("checkConfList", () => {
     expect(checkConfList(JSON.stringify({ name: "a", plugins: [bridge] }))).toEqual([]);
   });
 });
+
+// Regression (cni fuzz config --against, issue 15): libcni's map[string]interface{} reads a
+// lone surrogate escape as U+FFFD.
+test("a list name with a lone surrogate escape reads as U+FFFD", () => {
+  expect(parseConfList('{"name":"\\udfff","plugins":[{"type":"x"}]}').name).toBe("\ufffd");
+});
+
+// Regression (cni fuzz config --against, issue 15): libcni decodes a list into a map, every
+// occurrence of a key included, so a number beyond float64 in an earlier one fails too.
+test("a number beyond float64 in an earlier occurrence of a repeated key fails to decode", () => {
+  expect(() =>
+    parseConfList('{"cniVersion":{"b":[1e400]},"cniVersion":"0.1.0","name":"a","plugins":[{"type":"x"}]}'),
+  ).toThrow("json: cannot unmarshal number out of range into Go value of type float64");
+  expect(
+    parseConfList('{"cniVersion":{"b":"1e400"},"cniVersion":"0.1.0","name":"a","plugins":[{"type":"x"}]}').name,
+  ).toBe("a");
+});

@@ -2,7 +2,8 @@
  * Parsing a network configuration list (§2.6): libcni's `NetworkConfFromBytes`, with its
  * checks in libcni's order, so the first issue is libcni's error.
  */
-import { goQuote, goTypeName, isJsonObject } from "@tscni/spec/go";
+import { goMarshal, goQuote, goTypeName, isJsonObject } from "@tscni/spec/go";
+import { hasFoldedKey } from "./_every-occurrence.ts";
 import { decodeJson, toBytes } from "./_json.ts";
 import { type ConfigIssue, invalid, issueToError, nestIssues } from "./issue.ts";
 import { selectCniVersion } from "./cni-versions.ts";
@@ -82,7 +83,9 @@ export function checkListValue(value: unknown): ListCheck {
     issues.push(invalid(["plugins"], `${LIST_PREFIX}no plugins in list`));
   } else {
     raw.plugins.forEach((element: unknown, i) => {
-      const checked = checkPluginValue(element);
+      // libcni re-encodes each element from a map (keys unique, sorted) and decodes that into
+      // its struct, so two spellings of one field are both type-checked, in sorted order.
+      const checked = checkPluginValue(element, hasFoldedKey(element) ? goMarshal(element) : undefined);
       issues.push(...nestIssues(checked.issues, ["plugins", i], `failed to parse plugin config ${i}: `));
       // libcni re-encodes each element and parses those bytes (step 6).
       if (checked.network !== undefined)

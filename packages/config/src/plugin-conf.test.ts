@@ -124,3 +124,11 @@ test("a number beyond float64 under an unknown key parses, under prevResult it f
     "json: cannot unmarshal number out of range into Go value of type float64",
   );
 });
+
+// Regression (cni fuzz config --against, issue 15): Go decodes a lone surrogate escape as
+// U+FFFD, JSON.parse keeps it.
+test("a lone surrogate escape in a string reads as U+FFFD, as libcni reads it", () => {
+  expect(parsePluginConf('{"name":"\\ud800","type":"x"}').network.name).toBe("\ufffd");
+  expect(parsePluginConf('{"nAmE":"a\\udc00","type":"x"}').network.name).toBe("a\ufffd");
+  expect(parsePluginConf('{"name":"\\ud83d\\ude00","type":"x"}').network.name).toBe("\u{1f600}");
+});

@@ -5,7 +5,8 @@
 import * as v from "valibot";
 import type { PluginConf } from "@tscni/spec";
 import { foldKeys, type Renames } from "./_fold.ts";
-import { goJsonKind, isJsonObject } from "@tscni/spec/go";
+import { goFoldName, goJsonKind, isJsonObject } from "@tscni/spec/go";
+import { decodeEveryOccurrence, needsEveryOccurrence } from "./_every-occurrence.ts";
 import { decodeJson, toBytes } from "./_json.ts";
 import { type ConfigIssue, invalid, issueToError } from "./issue.ts";
 import { PLUGIN_SHAPE, PluginConfSchema } from "./plugin-schema.ts";
@@ -30,9 +31,12 @@ export interface PluginCheck {
 /**
  * Checks a decoded JSON value as a plugin object, in Go's order: type errors of the known
  * fields (first in document order), then an empty `type`. Issues carry paths relative to
- * the object and the `error parsing configuration: ` prefix.
+ * the object and the `error parsing configuration: ` prefix. With `text` (what `value` was
+ * parsed from), a key given twice or a known key in another spelling is judged as Go
+ * judges it: every occurrence type-checked and merged in order.
  */
-export function checkPluginValue(value: unknown): PluginCheck {
+export function checkPluginValue(value: unknown, text?: string): PluginCheck {
+  if (text !== undefined && needsEveryOccurrence(text, value)) return checkEveryOccurrence(text, value);
   const renames: Renames = new WeakMap();
   const folded = foldKeys(value, PLUGIN_SHAPE, renames);
   // Go decodes `null` into a struct as "nothing to do": only the missing type remains.
@@ -57,6 +61,18 @@ export function checkPluginValue(value: unknown): PluginCheck {
     Object.entries(obj).filter(([k, val]) => !(val === null && Object.hasOwn(PLUGIN_SHAPE, k))),
   ) as PluginConf;
   return { network, issues };
+}
+
+/** The slow path of {@link checkPluginValue}: Go's decode of every occurrence, then an empty `type`. */
+function checkEveryOccurrence(text: string, value: unknown): PluginCheck {
+  const { object, issues } = decodeEveryOccurrence(text, value, PLUGIN_PREFIX);
+  if (issues.length > 0) return { network: undefined, issues };
+  if (typeof object?.type !== "string" || object.type === "") {
+    // Point at the last spelling of `type` in the document, as the fast path does.
+    const keys = isJsonObject(value) ? Object.keys(value).filter((k) => goFoldName(k) === "TYPE") : [];
+    return { network: undefined, issues: [invalid([keys.at(-1) ?? "type"], `${PLUGIN_PREFIX}missing 'type'`)] };
+  }
+  return { network: object as PluginConf, issues: [] };
 }
 
 function toIssue(issue: v.BaseIssue<unknown>, renames: Renames): ConfigIssue {
@@ -84,9 +100,9 @@ function toIssue(issue: v.BaseIssue<unknown>, renames: Renames): ConfigIssue {
   return invalid(path, `${PLUGIN_PREFIX}${text}`);
 }
 
-/** Wraps a checked plugin object and its bytes; throws the first issue. */
-export function pluginFromValue(value: unknown, bytes: Uint8Array, source?: string): NetworkConfig {
-  const { network, issues } = checkPluginValue(value);
+/** Wraps a checked plugin object and its bytes (parsed from `text`, when known); throws the first issue. */
+export function pluginFromValue(value: unknown, bytes: Uint8Array, source?: string, text?: string): NetworkConfig {
+  const { network, issues } = checkPluginValue(value, text);
   const first = issues[0];
   if (first !== undefined) throw issueToError(first, source);
   if (network === undefined) throw issueToError(invalid([], `${PLUGIN_PREFIX}missing 'type'`), source);
@@ -111,11 +127,11 @@ const NUMBERS_UNDER = ["prevResult"];
 export function parsePluginConf(bytes: Uint8Array | string, source?: string): NetworkConfig {
   const decoded = decodeJson(bytes, PLUGIN_PREFIX, NUMBERS_UNDER);
   if (!decoded.ok) throw issueToError(decoded.issue, source);
-  return pluginFromValue(decoded.value, toBytes(bytes), source);
+  return pluginFromValue(decoded.value, toBytes(bytes), source, decoded.text);
 }
 
 /** Every problem of one plugin object (for lint): the first is what {@link parsePluginConf} throws. */
 export function checkPluginConf(bytes: Uint8Array | string): readonly ConfigIssue[] {
   const decoded = decodeJson(bytes, PLUGIN_PREFIX, NUMBERS_UNDER);
-  return decoded.ok ? checkPluginValue(decoded.value).issues : [decoded.issue];
+  return decoded.ok ? checkPluginValue(decoded.value, decoded.text).issues : [decoded.issue];
 }

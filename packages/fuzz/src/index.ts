@@ -3,6 +3,8 @@ export { describeThrown, judge, SLOW_MS } from "./target.ts";
 export { replay, runTarget } from "./run.ts";
 export type { Failure, Progress, RunOptions, RunReport } from "./run.ts";
 export { configTarget, configTargetWith } from "./targets/config.ts";
+export type { ConfigCase } from "./targets/config.ts";
+export { configCniArgs } from "./cni-args.ts";
 export { judgePlugin, pluginsNamedIn } from "./targets/plugin-decoding.ts";
 export type { PluginDecoding } from "./targets/plugin-decoding.ts";
 export { convertTarget } from "./targets/convert.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { convertResult, type Result } from "@tscni/spec";
-import { configTarget, configTargetWith } from "./targets/config.ts";
+import { type ConfigCase, configTarget, configTargetWith } from "./targets/config.ts";
 import { convertTarget } from "./targets/convert.ts";
 import { replay, runTarget } from "./run.ts";
 
@@ -48,11 +48,11 @@ describe("the harness finds, shrinks and replays a planted bug", () => {
     const base = configTarget;
     const planted = {
       ...base,
-      check: (b: Uint8Array) => (b.length > 40 ? "planted: TypeError: x is undefined" : base.check(b)),
+      check: (c: ConfigCase) => (c.bytes.length > 40 ? "planted: TypeError: x is undefined" : base.check(c)),
     };
     const r = runTarget(planted, { seed: 3, cases: 200, maxFailures: 1 });
     expect(r.failureList[0]?.failure).toBe("planted: TypeError: x is undefined");
-    expect((planted.load(r.failureList[0]?.input) as Uint8Array).length).toBeGreaterThan(40);
+    expect(planted.load(r.failureList[0]?.input).bytes.length).toBeGreaterThan(40);
   });
 
   test("a plugin decoder that crashes (a TypeError) is found and shrunk; one that reports a CniError or plain Error is not", () => {

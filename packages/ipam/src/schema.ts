@@ -3,6 +3,7 @@
  * the `ipam` object, `runtimeConfig.ipRanges`/`ips` and `args.cni.ips`. Addresses are
  * parsed here, at the boundary, with the messages Go's text unmarshallers give.
  */
+import { foldToSchema } from "@tscni/spec/go";
 import * as v from "valibot";
 import { type IP, type IPNet, parseCIDR, parseIP } from "@tscni/spec/ipnet";
 import { parseIPMaybePrefix } from "./ip-or-cidr.ts";
@@ -153,7 +154,8 @@ function jsonKind(x: unknown): string {
  * as the reference's `LoadIPAMConfig` does.
  */
 export function parseNet(input: unknown): Outcome<NetInput> {
-  const result = v.safeParse(NetSchema, input);
+  // Keys in another letter case are the same fields to Go's decoder.
+  const result = v.safeParse(NetSchema, foldToSchema(input, NetSchema));
   if (result.success) return ok(result.output);
   const issue = result.issues[0];
   if (issue.kind !== "schema") return fail(issue.message);

@@ -4,6 +4,7 @@
  * static IPv4 and/or IPv6 default gateway) and `addSourceHints`, with Go's decoding
  * errors; and the addresses of the previous result that belong to the interface.
  */
+import { foldToSchema } from "@tscni/spec/go";
 import * as v from "valibot";
 import { parsePrevResult } from "@tscni/skel";
 import type { IPConfig100, Result100 } from "@tscni/spec";
@@ -30,7 +31,8 @@ const Schema = v.looseObject({
 
 /** Decodes the config (`parseConfig`); a wrong type is Go's unmarshal error under the reference's prefix. */
 export function parseSbrConfig(config: { cniVersion: string } & Record<string, unknown>): SbrConfig {
-  const r = v.safeParse(Schema, config, { abortEarly: true });
+  // Keys in another letter case are the same fields to Go's decoder.
+  const r = v.safeParse(Schema, foldToSchema(config, Schema), { abortEarly: true });
   if (!r.success) throw unmarshalError("failed to parse network configuration", "PluginConf", r.issues[0]);
   const c = r.output;
   return {

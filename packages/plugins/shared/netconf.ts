@@ -6,6 +6,7 @@
  */
 import * as v from "valibot";
 import { CniError, ErrorCode, type DNS } from "@tscni/spec";
+import { foldToSchema } from "@tscni/spec/go";
 
 // Each schema's message is the Go type named in the error (see `netconfError`).
 /** A Go `bool` field. */
@@ -83,7 +84,8 @@ export function netconfError(issue: v.BaseIssue<unknown>): CniError {
 
 /** Parses the config object with `schema`, throwing {@link netconfError} on the first problem. */
 export function parseWith<S extends v.GenericSchema>(schema: S, config: unknown): v.InferOutput<S> {
-  const parsed = v.safeParse(schema, config, { abortEarly: true });
+  // Keys in another letter case are the same fields to Go's decoder.
+  const parsed = v.safeParse(schema, foldToSchema(config, schema), { abortEarly: true });
   if (!parsed.success) throw netconfError(parsed.issues[0]);
   return parsed.output;
 }

@@ -5,6 +5,7 @@
  * CAP-1) replacing those; every address in CIDR notation; at most one address per
  * family below spec 0.3.0. Messages are the reference's; the codes follow SPEC §4.2.
  */
+import { foldToSchema } from "@tscni/spec/go";
 import * as v from "valibot";
 import { parseCniArgs } from "@tscni/skel";
 import { CniError, versionAtLeast, type DNS, type Route } from "@tscni/spec";
@@ -157,7 +158,8 @@ function fromList(ips: readonly string[]): StaticAddress[] {
 
 /** Loads and validates static's config with `cniArgs` (CNI_ARGS), in the reference's order. */
 export function loadStaticConfig(config: unknown, cniArgs: string): StaticConfig {
-  const parsed = v.safeParse(Schema, config, { abortEarly: true });
+  // Keys in another letter case are the same fields to Go's decoder.
+  const parsed = v.safeParse(Schema, foldToSchema(config, Schema), { abortEarly: true });
   if (!parsed.success) throw unmarshalError(parsed.issues[0]);
   const c = parsed.output;
   const ipam = c.ipam;

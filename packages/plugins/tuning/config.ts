@@ -5,6 +5,7 @@
  * `dataDir` defaults to /run/cni/tuning. Messages are the reference's; config errors are
  * code 7 (SPEC §4.2) where the reference's plain errors are 999.
  */
+import { foldToSchema } from "@tscni/spec/go";
 import * as v from "valibot";
 import { parseCniArgs } from "@tscni/skel";
 import { CniError, ErrorCode } from "@tscni/spec";
@@ -103,7 +104,8 @@ export function checkSysctlKeys(config: unknown, stdin: Uint8Array): void {
 
 /** `parseConf`: the config with CNI_ARGS (`MAC=`) and the overrides, in the reference's order. */
 export function parseTuningConfig(config: unknown, cniArgs: string): TuningConfig {
-  const parsed = v.safeParse(Schema, config, { abortEarly: true });
+  // Keys in another letter case are the same fields to Go's decoder.
+  const parsed = v.safeParse(Schema, foldToSchema(config, Schema), { abortEarly: true });
   if (!parsed.success)
     throw invalidConfig(`failed to load netconf: ${unmarshalMessage(parsed.issues[0], "TuningConf")}`);
   const c = parsed.output;

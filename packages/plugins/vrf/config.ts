@@ -3,6 +3,7 @@
  * `vrfname` (required, also on DEL) and `table` (Go uint32; 0 or absent: picked when the
  * VRF is created), with Go's decoding errors and the reference's messages.
  */
+import { foldToSchema } from "@tscni/spec/go";
 import * as v from "valibot";
 import { parsePrevResult } from "@tscni/skel";
 import type { Result100 } from "@tscni/spec";
@@ -30,7 +31,8 @@ const Schema = v.looseObject({
 
 /** Decodes the config (`parseConf`), in the reference's order: JSON, then the name, then prevResult. */
 export function parseVrfConfig(config: { cniVersion: string } & Record<string, unknown>): VrfConfig {
-  const r = v.safeParse(Schema, config, { abortEarly: true });
+  // Keys in another letter case are the same fields to Go's decoder.
+  const r = v.safeParse(Schema, foldToSchema(config, Schema), { abortEarly: true });
   if (!r.success) throw unmarshalError("failed to load netconf", "VRFNetConf", r.issues[0]);
   const vrfName = r.output.vrfname ?? "";
   // v1.1.1 (Debian) differs: code 999 (a plain error); SPEC §4.2 gives code 7 (invalid network config)

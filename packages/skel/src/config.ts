@@ -4,7 +4,8 @@
  * Messages follow the Go skel (whose JSON errors come from encoding/json).
  */
 import { CniError, ErrorCode } from "@tscni/spec";
-import { goJsonSyntaxError } from "@tscni/spec/go";
+import { goDecodeUtf8, goJsonSyntaxError } from "@tscni/spec/go";
+import { goNameAndVersion } from "./name-version.ts";
 import { validateNetworkName } from "./validate.ts";
 
 /** A parsed stdin config: a JSON object whose `name` passed validation. */
@@ -17,6 +18,9 @@ function goJsonType(v: unknown): string {
   return typeof v; // number, string, object
 }
 
+/** A JSON value of each kind, for a wrongly typed `cniVersion` occurrence. */
+const BAD_OF_KIND: Readonly<Record<string, unknown>> = { number: 0, bool: false, object: {}, array: [] };
+
 /**
  * Parses stdin and validates the network name: invalid JSON or a wrongly typed `name`
  * is code 6 `error unmarshall network config: ...`; an empty name code 7.
@@ -26,8 +30,12 @@ function goJsonType(v: unknown): string {
 export function decodeConfig(stdin: Uint8Array): RawConfig | CniError {
   const fail = (why: string) => new CniError(ErrorCode.DecodingFailure, `error unmarshall network config: ${why}`);
   let parsed: unknown;
+  let text: string;
   try {
-    parsed = JSON.parse(new TextDecoder("utf-8", { ignoreBOM: true }).decode(stdin));
+    // Go reads each invalid UTF-8 byte as its own U+FFFD (the WHATWG decoder folds a
+    // truncated sequence into one), as the runtime side does.
+    text = goDecodeUtf8(stdin);
+    parsed = JSON.parse(text);
   } catch (err) {
     // Go checks the syntax first, so the words are its scanner's (§1.11 step 4). Both accept
     // exactly RFC 8259 JSON, so the scanner runs only on what JSON.parse refused: walking
@@ -42,7 +50,16 @@ export function decodeConfig(stdin: Uint8Array): RawConfig | CniError {
       `json: cannot unmarshal ${goJsonType(parsed)} into Go value of type struct { Name string "json:\\"name\\"" }`,
     );
   }
-  const obj = parsed as Record<string, unknown>;
+  let obj = parsed as Record<string, unknown>;
+  // A repeated or differently spelt `name`/`cniVersion`: Go's readings replace JSON.parse's.
+  const go = goNameAndVersion(text, obj);
+  if (go !== undefined) {
+    if (typeof go.name !== "string")
+      return fail(`json: cannot unmarshal ${go.name.badKind} into Go struct field .name of type string`);
+    const v = go.cniVersion;
+    // A wrongly typed occurrence becomes a value of its kind, so configVersion words the error.
+    obj = { ...obj, name: go.name, cniVersion: typeof v === "object" ? (BAD_OF_KIND[v.badKind] ?? 0) : v };
+  }
   const name = obj.name ?? "";
   if (typeof name !== "string") {
     return fail(`json: cannot unmarshal ${goJsonType(name)} into Go struct field .name of type string`);

@@ -8,5 +8,5 @@ import type { PluginDecoding } from "@tscni/fuzz";
 /** Our plugins' own config decoding, for the config target. */
 export const pluginDecoding: PluginDecoding = {
   types: DECODED_TYPES,
-  decode: (type, stdin) => decodePluginConfig(type, stdin),
+  decode: (type, stdin, cniArgs) => decodePluginConfig(type, stdin, cniArgs),
 };

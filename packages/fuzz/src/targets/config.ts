@@ -5,11 +5,14 @@
  * must agree with the parsers (their first issue is what the parser throws) and every
  * issue's JSON path must point into the document. With plugin decoders (the CLI passes
  * each plugin's own, which this package may not import), the bytes also go through the
- * decoding of the plugin the document names, as its ADD does before the kernel.
+ * decoding of the plugin the document names, as its ADD does before the kernel, with a
+ * generated CNI_ARGS (the decoders that read `IP=`, `MAC=`, `GATEWAY=` are fuzzed too).
  */
+import fc from "fast-check";
 import { checkConfList, checkPluginConf, issueToError, parseConfList, parsePluginConf } from "@tscni/config";
 import type { ConfigIssue } from "@tscni/config";
 import { mutatedBytes } from "../bytes.ts";
+import { configCniArgs } from "../cni-args.ts";
 import { configDocument } from "../configs.ts";
 import { describeThrown, judge, type Target } from "../target.ts";
 import { judgePlugin, type PluginDecoding, pluginsNamedIn } from "./plugin-decoding.ts";
@@ -78,15 +81,21 @@ function parse(label: string, fn: () => unknown): { failure?: string; error?: un
   return { ...(r.failure === undefined ? {} : { failure: r.failure }), error };
 }
 
+/** One config case: the bytes, and the CNI_ARGS the plugin decoders get with them. */
+export interface ConfigCase {
+  readonly bytes: Uint8Array;
+  readonly cniArgs: string;
+}
+
 /** The config target over raw bytes; with `plugins`, each plugin's own decoding too. */
-export function configTargetWith(plugins?: PluginDecoding): Target<Uint8Array> {
+export function configTargetWith(plugins?: PluginDecoding): Target<ConfigCase> {
   return {
     name: "config",
     summary: plugins
       ? "config bytes through our plugin and list parsers, lint's checks and each plugin's own decoding"
       : "config bytes through our plugin and list parsers (and lint's checks)",
-    arbitrary: mutatedBytes(configDocument),
-    check(bytes) {
+    arbitrary: fc.record({ bytes: mutatedBytes(configDocument), cniArgs: configCniArgs }),
+    check({ bytes, cniArgs }) {
       const doc = decode(bytes);
       const one = parse("parsePluginConf", () => parsePluginConf(bytes));
       if (one.failure !== undefined) return one.failure;
@@ -97,18 +106,26 @@ export function configTargetWith(plugins?: PluginDecoding): Target<Uint8Array> {
         lint("checkConfList", () => checkConfList(bytes), list, doc);
       if (bad !== undefined || plugins === undefined) return bad;
       for (const [type, stdin] of pluginsNamedIn(doc, bytes, plugins.types)) {
-        const failure = judgePlugin(type, () => plugins.decode(type, stdin));
+        const failure = judgePlugin(type, () => plugins.decode(type, stdin, cniArgs));
         if (failure !== undefined) return failure;
       }
       return undefined;
     },
-    save: (bytes) => ({
+    save: ({ bytes, cniArgs }) => ({
       base64: Buffer.from(bytes).toString("base64"),
       text: new TextDecoder().decode(bytes).slice(0, 2000),
+      cniArgs,
     }),
-    load: (saved) => Uint8Array.from(Buffer.from(String((saved as { base64?: unknown }).base64 ?? ""), "base64")),
+    load: (saved) => {
+      // A replay file from before CNI_ARGS was generated has none: the decoders got "".
+      const s = saved as { base64?: unknown; cniArgs?: unknown };
+      return {
+        bytes: Uint8Array.from(Buffer.from(String(s.base64 ?? ""), "base64")),
+        cniArgs: typeof s.cniArgs === "string" ? s.cniArgs : "",
+      };
+    },
   };
 }
 
 /** The config target over our libcni-level parsers alone. */
-export const configTarget: Target<Uint8Array> = configTargetWith();
+export const configTarget: Target<ConfigCase> = configTargetWith();

@@ -13,8 +13,8 @@ import { describeThrown, SLOW_MS } from "../target.ts";
 export interface PluginDecoding {
   /** The plugin types it decodes. */
   readonly types: readonly string[];
-  /** Decodes stdin as `type`'s ADD would before the kernel; throws as the plugin would. */
-  decode(type: string, stdin: Uint8Array): unknown;
+  /** Decodes stdin (with CNI_ARGS `cniArgs`) as `type`'s ADD would before the kernel; throws as the plugin would. */
+  decode(type: string, stdin: Uint8Array, cniArgs: string): unknown;
 }
 
 /**

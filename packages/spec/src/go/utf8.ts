@@ -1,5 +1,5 @@
 /**
- * Config bytes to text the way Go's encoding/json reads strings: each byte that does not
+ * JSON bytes to text the way Go's encoding/json reads strings: each byte that does not
  * start a complete, valid UTF-8 sequence becomes its own U+FFFD (utf8.DecodeRune returns
  * width 1). The WHATWG decoder instead folds a truncated sequence ("\xed\x80") into ONE
  * U+FFFD, so a name or cniVersion with such bytes came out different from libcni's
