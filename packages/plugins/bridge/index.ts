@@ -11,7 +11,7 @@ import { VERSIONS, convertResult, type Result100 } from "@tscni/spec";
 import { alongside } from "../shared/alongside.ts";
 import { rollback } from "../shared/apply.ts";
 import { applyAttachment, fillMacs, requireNetns } from "../shared/attach.ts";
-import { addMasq, delMasq, linkMasqNets, planMasq } from "../shared/masq.ts";
+import { delMasq, linkMasqNets, planMasq, startMasq } from "../shared/masq.ts";
 import { prevResultOf, settleAddresses } from "../shared/lifecycle.ts";
 import { deleteOwnContainerLink, portOf, prevHostNames } from "../shared/ownership.ts";
 import type { PluginPorts } from "../shared/ports.ts";
@@ -67,14 +67,7 @@ async function add(ports: PluginPorts, a: CmdArgs): Promise<Result100> {
     const masq =
       ipamResult === undefined
         ? Promise.resolve()
-        : addMasq(
-            ports,
-            conf,
-            { ifName: a.ifName, cid: a.containerID },
-            (ipamResult.ips ?? []).map((ip) => ip.address),
-          ).then((undo) => {
-            undoMasq = undo;
-          });
+        : startMasq(ports, conf, a, ipamResult.ips ?? [], (undo) => (undoMasq = undo));
     // Each part records what it did as it finishes, whatever the other does.
     const kernel = applyBridge(ports, conf, a, ipamResult, view).then((done) => (applied = done));
     const attached = await alongside(kernel, masq);

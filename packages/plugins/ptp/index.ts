@@ -9,7 +9,7 @@ import { pluginMain, type CmdArgs, type PluginDefinition, type PluginHandlers, t
 import { VERSIONS, type Result100 } from "@tscni/spec";
 import { alongside } from "../shared/alongside.ts";
 import { rollback } from "../shared/apply.ts";
-import { addMasq, delMasq, linkMasqNets, planMasq } from "../shared/masq.ts";
+import { delMasq, linkMasqNets, planMasq, startMasq } from "../shared/masq.ts";
 import { undoOf } from "../shared/steps.ts";
 import { applyAttachment, fillMacs, requireNetns } from "../shared/attach.ts";
 import { prevResultOf } from "../shared/lifecycle.ts";
@@ -53,14 +53,7 @@ async function add(ports: PluginPorts, a: CmdArgs): Promise<Result100> {
     // restore runs while the veth is made (the rules name addresses, no link). Each part
     // records what it did as it finishes, and a failure of either undoes both below.
     await firewallReady;
-    const masq = addMasq(
-      ports,
-      conf,
-      { ifName: a.ifName, cid: a.containerID },
-      (ipamResult.ips ?? []).map((ip) => ip.address),
-    ).then((undo) => {
-      undoMasq = undo;
-    });
+    const masq = startMasq(ports, conf, a, ipamResult.ips ?? [], (undo) => (undoMasq = undo));
     const kernel = applyAttachment(ports, a.ifName, read, (view, hostVeth) =>
       planPtpAdd({ conf, netns: a.netns, ifName: a.ifName, ipam: ipamResult, view, hostVeth }),
     ).then((applied) => {

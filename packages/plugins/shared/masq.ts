@@ -84,6 +84,26 @@ export async function addMasq(
   return () => undoMasq(ports.firewall, backend, ips, a);
 }
 
+/**
+ * {@link addMasq} for container `a`'s IPAM addresses, started beside the kernel steps
+ * (shared/alongside.ts); `keep` receives the undo once the rules are in, so a rollback
+ * undoes them whichever part failed.
+ */
+export function startMasq(
+  ports: PluginPorts,
+  conf: MasqConfig,
+  a: { ifName: string; containerID: string },
+  ips: readonly { address: string }[],
+  keep: (undo: (() => Promise<void>) | undefined) => void,
+): Promise<void> {
+  return addMasq(
+    ports,
+    conf,
+    { ifName: a.ifName, cid: a.containerID },
+    ips.map((ip) => ip.address),
+  ).then(keep);
+}
+
 /** Tears masquerading down on both backends when `ipMasq` is set (H-3); gone rules are fine (DEL-3). */
 export async function delMasq(
   ports: PluginPorts,

@@ -21,6 +21,16 @@ export interface NftBackend {
   supports?(): boolean;
 }
 
+/** Every table `ops` touch, read one after another through `list`, keyed `"<family> <table>"`. */
+export async function readNftTables(
+  ops: readonly NftOp[],
+  list: NftBackend["list"],
+): Promise<Map<string, NftChainState[] | undefined>> {
+  const read = new Map<string, NftChainState[] | undefined>();
+  for (const { family, table } of nftTablesOf(ops)) read.set(`${family} ${table}`, await list(family, table));
+  return read;
+}
+
 /** The nftables backend over `exec`; `nft` undefined means the tool is missing. */
 export function createNftBackend(exec: ToolExec, nft: string | undefined): NftBackend {
   async function list(family: NftFamily, table: string): Promise<NftChainState[] | undefined> {
@@ -32,11 +42,7 @@ export function createNftBackend(exec: ToolExec, nft: string | undefined): NftBa
   }
 
   async function apply(ops: readonly NftOp[]): Promise<void> {
-    const readAll = async (): Promise<Map<string, NftChainState[] | undefined>> => {
-      const read = new Map<string, NftChainState[] | undefined>();
-      for (const { family, table } of nftTablesOf(ops)) read.set(`${family} ${table}`, await list(family, table));
-      return read;
-    };
+    const readAll = () => readNftTables(ops, list);
     let reads = await readAll();
     for (let attempt = 1; ; attempt++) {
       const script = renderNftScript(ops, (f, t) => reads.get(`${f} ${t}`));

@@ -10,8 +10,8 @@
  */
 import { FirewallError, type NftChainState } from "../../firewall.ts";
 import type { NftFamily, NftOp } from "../../ops.ts";
-import { nftTablesOf, renderNftScript } from "../../render-nft.ts";
-import type { NftBackend } from "../nft-backend.ts";
+import { renderNftScript } from "../../render-nft.ts";
+import { readNftTables, type NftBackend } from "../nft-backend.ts";
 import { scriptMessages } from "./batch.ts";
 import { Unsupported } from "./compile.ts";
 import { readTable } from "./reader.ts";
@@ -42,11 +42,7 @@ export async function createNfnlBackend(
   }
 
   async function apply(ops: readonly NftOp[]): Promise<void> {
-    const readAll = async (): Promise<Map<string, NftChainState[] | undefined>> => {
-      const read = new Map<string, NftChainState[] | undefined>();
-      for (const { family, table } of nftTablesOf(ops)) read.set(`${family} ${table}`, await list(family, table));
-      return read;
-    };
+    const readAll = () => readNftTables(ops, list);
     let reads = await readAll();
     for (let attempt = 1; ; attempt++) {
       const script = renderNftScript(ops, (f, t) => reads.get(`${f} ${t}`));

@@ -11,6 +11,7 @@ import { formatAddr } from "@tscni/spec/ipnet";
 import { addrBytes, Unsupported } from "./compile.ts";
 import * as C from "./const.ts";
 import type { Expr } from "./expr.ts";
+import { printCtBits } from "./marks.ts";
 
 const le32 = (n: number): Uint8Array => Uint8Array.of(n & 0xff, (n >> 8) & 0xff, (n >> 16) & 0xff, (n >>> 24) & 0xff);
 const fromLe32 = (d: Uint8Array): number => new DataView(d.buffer, d.byteOffset, 4).getUint32(0, true);
@@ -119,8 +120,6 @@ export function compileCt(family: string, t: readonly string[], i: number): { ex
   throw new Unsupported(`ct ${w}`);
 }
 
-const zero = (d: Uint8Array): boolean => d.every((b) => b === 0);
-
 /** The text of a statement of this file starting at `exprs[i]`, and how many it took; undefined if none. */
 export function printCtMark(exprs: readonly Expr[], i: number): { text: string; took: number } | undefined {
   const [e, n1, n2] = [exprs[i], exprs[i + 1], exprs[i + 2]];
@@ -145,22 +144,7 @@ export function printCtMark(exprs: readonly Expr[], i: number): { text: string; 
   }
   if (e?.k !== "ct" || e.key === "state") return undefined;
   if (e.key === "mark" && e.dir === undefined && setMark(n1)) return { text: "meta mark set ct mark", took: 2 };
-  if (e.key === "status" && e.dir === undefined) {
-    if (
-      n1?.k !== "bitwise" ||
-      n1.mask.length !== 4 ||
-      !zero(n1.xor) ||
-      n2?.k !== "cmp" ||
-      n2.op !== "neq" ||
-      !zero(n2.data)
-    )
-      throw new Unsupported("ct status");
-    let mask = fromLe32(n1.mask);
-    const names = Object.entries(C.CT_STATUS).filter(([, b]) => (mask & b) !== 0);
-    for (const [, b] of names) mask &= ~b;
-    if (mask !== 0 || names.length === 0) throw new Unsupported("ct status bits");
-    return { text: `ct status ${names.map(([n]) => n).join(",")}`, took: 3 };
-  }
+  if (e.key === "status" && e.dir === undefined) return printCtBits("status", C.CT_STATUS, n1, n2);
   if (n1?.k !== "cmp" || n1.sreg !== e.dreg) throw new Unsupported(`ct ${e.key}`);
   const neq = n1.op === "neq" ? "!= " : "";
   if (e.key === "direction" && e.dir === undefined && n1.op === "eq" && n1.data.length === 1) {

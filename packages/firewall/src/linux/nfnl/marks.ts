@@ -66,6 +66,32 @@ export function compileCtState(t: readonly string[], i: number): { exprs: Expr[]
 
 const zero = (d: Uint8Array): boolean => d.every((b) => b === 0);
 
+/**
+ * `ct state` or `ct status` as nft prints it from the bitwise and compare that follow the
+ * ct load: the names of the bits set, in `bits`' order; anything else is Unsupported.
+ */
+export function printCtBits(
+  key: "state" | "status",
+  bits: Readonly<Record<string, number>>,
+  n1: Expr | undefined,
+  n2: Expr | undefined,
+): { text: string; took: number } {
+  if (
+    n1?.k !== "bitwise" ||
+    n1.mask.length !== 4 ||
+    !zero(n1.xor) ||
+    n2?.k !== "cmp" ||
+    n2.op !== "neq" ||
+    !zero(n2.data)
+  )
+    throw new Unsupported(`ct ${key}`);
+  let mask = fromLe32(n1.mask);
+  const names = Object.entries(bits).filter(([, b]) => (mask & b) !== 0);
+  for (const [, b] of names) mask &= ~b;
+  if (mask !== 0 || names.length === 0) throw new Unsupported(`ct ${key} bits`);
+  return { text: `ct ${key} ${names.map(([n]) => n).join(",")}`, took: 3 };
+}
+
 /** The text of a mark or ct-state statement starting at `exprs[i]`, and how many it took; undefined if none. */
 export function printMarkOrCt(exprs: readonly Expr[], i: number): { text: string; took: number } | undefined {
   const [e, n1, n2] = [exprs[i], exprs[i + 1], exprs[i + 2]];
@@ -85,21 +111,6 @@ export function printMarkOrCt(exprs: readonly Expr[], i: number): { text: string
       return { text: `meta mark & ${hex(fromLe32(n1.mask))} == ${hex(fromLe32(n2.data))}`, took: 3 };
     throw new Unsupported("meta mark");
   }
-  if (e?.k === "ct" && e.key === "state" && e.dir === undefined) {
-    if (
-      n1?.k !== "bitwise" ||
-      n1.mask.length !== 4 ||
-      !zero(n1.xor) ||
-      n2?.k !== "cmp" ||
-      n2.op !== "neq" ||
-      !zero(n2.data)
-    )
-      throw new Unsupported("ct state");
-    let mask = fromLe32(n1.mask);
-    const names = Object.entries(C.CT_STATES).filter(([, b]) => (mask & b) !== 0);
-    for (const [, b] of names) mask &= ~b;
-    if (mask !== 0 || names.length === 0) throw new Unsupported("ct state bits");
-    return { text: `ct state ${names.map(([n]) => n).join(",")}`, took: 3 };
-  }
+  if (e?.k === "ct" && e.key === "state" && e.dir === undefined) return printCtBits("state", C.CT_STATES, n1, n2);
   return undefined;
 }
