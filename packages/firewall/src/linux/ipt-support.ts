@@ -13,8 +13,8 @@
  * nfnetlink socket gives the reference's answer. A legacy binary (its answer depends on the
  * xtables lock and an IPT_SO_GET_INFO getsockopt), or a wrapper script, is asked by running it.
  */
-import { realpathSync } from "node:fs";
-import { basename } from "node:path";
+import { realpathSync } from "@tscni/kernel/fs";
+import { basename } from "@tscni/spec/path";
 import type { ToolExec } from "./exec.ts";
 
 /** NFT_MSG_GETGEN (nf_tables.h); its reply is NFT_MSG_NEWGEN. */

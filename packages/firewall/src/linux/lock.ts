@@ -11,9 +11,10 @@
  * process would block the one thread the first holder needs to finish (the daemon runs
  * many transactions at once).
  */
-import { closeSync, mkdirSync, openSync } from "node:fs";
-import { dirname } from "node:path";
 import { lockExclusiveBlocking, unlockFd } from "@tscni/kernel/flock";
+// libc, not node:fs: a plugin's first transaction would otherwise load node:fs (docs/PERFORMANCE.md).
+import { closeSync, mkdirSync, openSync } from "@tscni/kernel/fs";
+import { dirname } from "@tscni/spec/path";
 import { FirewallError } from "../firewall.ts";
 
 /** Where the lock lives unless `TSCNI_FIREWALL_LOCK` or the caller says otherwise. */
