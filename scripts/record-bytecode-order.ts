@@ -25,6 +25,8 @@ export const PROFILES = [
   "ptp-add",
   "ptp-del",
   "ptp-check",
+  "bridge-masq-add",
+  "bridge-masq-del",
   "version",
 ] as const;
 
@@ -70,6 +72,20 @@ async function inner(): Promise<void> {
     await run(`${plugin}-check`, plugin, "CHECK", { ...config, prevResult: JSON.parse(result) as unknown });
     await run(`${plugin}-del`, plugin, "DEL", { ...config, prevResult: JSON.parse(result) as unknown });
   }
+  // bridge with ipMasq (podman's default network): the firewall's code on the same pages.
+  const masq = {
+    cniVersion: "1.1.0",
+    name: "order-masq",
+    type: "bridge",
+    bridge: "tscnio1",
+    isGateway: true,
+    ipMasq: true,
+    ipam: { type: "host-local", ranges: [[{ subnet: "198.18.92.0/24" }]], dataDir: join(work, "ipam") },
+  };
+  await run("bridge-masq-warm", "bridge", "ADD", masq);
+  await run("bridge-masq-warm", "bridge", "DEL", masq);
+  const masqResult = await run("bridge-masq-add", "bridge", "ADD", masq);
+  await run("bridge-masq-del", "bridge", "DEL", { ...masq, prevResult: JSON.parse(masqResult) as unknown });
   await run("version", "bridge", "VERSION", {});
   rmSync(OUT, { recursive: true, force: true });
   mkdirSync(OUT, { recursive: true });
