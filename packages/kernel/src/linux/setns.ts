@@ -21,8 +21,15 @@ export async function createSetnsRunner(): Promise<NsRunner> {
   return {
     hostRef: `/proc/${process.pid}/fd/${home}`,
     exec: (ns, cmds) => inNs(ns, () => spawnAll(cmds)),
-    // Switched only while the child is made; its run is awaited back home.
-    spawn: (ns, cmd) => inNs(ns, () => spawnStarted(cmd)),
+    // Switched only while the child is made; its run is awaited back home. A namespace
+    // that cannot be entered rejects, as the nsenter runner's does, rather than throwing.
+    spawn: (ns, cmd) => {
+      try {
+        return inNs(ns, () => spawnStarted(cmd));
+      } catch (e) {
+        return Promise.reject(e);
+      }
+    },
     readFile: (ns, path) => inNs(ns, () => readProcSys(path)),
     writeFile: (ns, path, value) => inNs(ns, () => writeProcSys(path, value)),
   };
