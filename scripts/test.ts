@@ -21,6 +21,7 @@ if (build.exitCode !== 0) {
 // 2-core machine; bunfig.toml's [test] table has no timeout key, so it is set here.
 const args = process.argv.slice(2);
 const before = new Set(netnsNames());
+const rootBefore = new Set(rootState());
 const timeout = args.some((a) => a.startsWith("--timeout")) ? [] : ["--timeout=120000"];
 const proc = Bun.spawn([process.execPath, "test", ...timeout, ...args], {
   cwd: root,
@@ -62,6 +63,37 @@ function netnsNames(): string[] {
     return []; // no iproute2 here: no namespaces either
   }
 }
+/**
+ * The machine's own namespace as tests must leave it: its links and nft tables. Tests work
+ * only in namespaces they create, so anything new here is a test's leak (a reference
+ * plugin run outside a throwaway namespace makes its bridge before it opens the netns).
+ */
+function rootState(): string[] {
+  const lines = (argv: string[]): string[] => {
+    try {
+      const r = Bun.spawnSync(argv, { stdout: "pipe", stderr: "ignore" });
+      return r.exitCode === 0
+        ? r.stdout
+            .toString()
+            .split("\n")
+            .filter((l) => l.trim() !== "")
+        : [];
+    } catch {
+      return []; // no such tool here: nothing of that kind to leak
+    }
+  };
+  return [
+    ...lines(["ip", "-o", "link", "show"]).map((l) => `link ${l.split(":")[1]?.trim().split("@")[0] ?? l}`),
+    ...lines(["nft", "list", "tables"]),
+  ];
+}
+
+const rootLeaks = rootState().filter((s) => !rootBefore.has(s));
+if (rootLeaks.length > 0)
+  console.error(
+    `error: the tests changed the machine's own network namespace (left as found only by hand): ${rootLeaks.join(", ")}`,
+  );
+
 const leaked = netnsNames().filter((n) => !before.has(n));
 for (const n of leaked) Bun.spawnSync(["ip", "netns", "del", n]);
 if (leaked.length > 0)
@@ -77,6 +109,7 @@ const passed = count("pass");
 let failed = count("fail");
 const skipped = count("skip") + count("todo");
 if (code !== 0 && failed === 0) failed = 1; // a crash or an error outside any test
+if (rootLeaks.length > 0) failed += 1; // the root namespace is not the tests' to change
 // CI must not pass by skipping: a skip there is a failure, said loudly.
 const skipsFail = process.env.CI === "true" && skipped > 0;
 if (skipsFail)
