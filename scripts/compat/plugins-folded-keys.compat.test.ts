@@ -6,31 +6,19 @@
  * differs by design (v1.1.1 wraps config errors as 999, SPEC §4.2 gives 7), so only the
  * message is compared. The netns does not exist: a config that parsed would fail there.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { createThrowawayNetns, deleteThrowawayNetns, type ThrowawayNetns } from "@tscni/kernel/testing";
 import { announceSkip, isRoot, missingReference, OUR_BIN_DIR, REFERENCE_PLUGINS } from "./_reference.ts";
+import { throwawayHost } from "./_throwaway-host.ts";
 
 const skip =
   missingReference({ go: false }) ?? (isRoot() ? undefined : "not root (the calls run in a throwaway namespace)");
 announceSkip("plugins-folded-keys.compat.test.ts", skip);
 
-/**
- * Every call runs in a throwaway namespace, never the machine's own: a config the
- * reference bridge parses makes its bridge before it opens the netns (setupBridge), and
- * host-local would write its store, so a case that stopped failing early must not leave
- * anything on the machine.
- */
-let host: ThrowawayNetns | undefined;
-if (skip === undefined) {
-  beforeAll(() => {
-    host = createThrowawayNetns("folded");
-  });
-  afterAll(() => deleteThrowawayNetns(host));
-}
+const inHost = throwawayHost("folded", skip === undefined);
 
 function message(bin: string, stdin: Record<string, unknown>): unknown {
-  const proc = Bun.spawnSync(["ip", "netns", "exec", host?.name ?? "", bin], {
+  const proc = Bun.spawnSync([...inHost(), bin], {
     stdin: new TextEncoder().encode(JSON.stringify({ cniVersion: "1.0.0", name: "folded", ...stdin })),
     env: {
       CNI_COMMAND: "ADD",

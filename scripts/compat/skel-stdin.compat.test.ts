@@ -6,35 +6,23 @@
  * (a bad config, a bad version, or a netns that does not exist), and both sides must fail
  * alike. loopback is the plugin: its ADD does nothing else before the netns.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { createThrowawayNetns, deleteThrowawayNetns, type ThrowawayNetns } from "@tscni/kernel/testing";
 import { announceSkip, isRoot, missingReference, OUR_BIN_DIR, REFERENCE_PLUGINS } from "./_reference.ts";
+import { throwawayHost } from "./_throwaway-host.ts";
 
 const skip =
   missingReference({ go: false }) ?? (isRoot() ? undefined : "not root (the calls run in a throwaway namespace)");
 announceSkip("skel-stdin.compat.test.ts", skip);
 
-/**
- * Every call runs in a throwaway namespace, never the machine's own: a config the
- * reference bridge parses makes its bridge before it opens the netns (setupBridge), and
- * host-local would write its store, so a case that stopped failing early must not leave
- * anything on the machine.
- */
-let host: ThrowawayNetns | undefined;
-if (skip === undefined) {
-  beforeAll(() => {
-    host = createThrowawayNetns("skelstdin");
-  });
-  afterAll(() => deleteThrowawayNetns(host));
-}
+const inHost = throwawayHost("skelstdin", skip === undefined);
 
 /**
  * The error's code, message and details; the netns message differs by design (compared by
  * code only), and so do the details of a version error (we support 1.1.0 too).
  */
 function answer(bin: string, command: string, stdin: Uint8Array): Record<string, unknown> {
-  const proc = Bun.spawnSync(["ip", "netns", "exec", host?.name ?? "", bin], {
+  const proc = Bun.spawnSync([...inHost(), bin], {
     stdin,
     env: {
       CNI_COMMAND: command,

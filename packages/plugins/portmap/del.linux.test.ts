@@ -8,7 +8,7 @@
 import { describe, expect, test } from "bun:test";
 import { countingLinuxFirewall, type IptablesVariant, iptablesVariantDir } from "@tscni/firewall/testing";
 import { canUseRealKernel, withThrowawayNetns } from "@tscni/kernel/testing";
-import { mapping, portmapConfig, V6 } from "../testing/portmap-config.ts";
+import { EVERY_MAPPING, mapping, portmapConfig } from "../testing/portmap-config.ts";
 import type { PortmapConfig } from "./config.ts";
 import { dnatChainName } from "./iptables-rules.ts";
 import { planIptablesDel } from "./plan-iptables.ts";
@@ -19,16 +19,7 @@ if (!root && process.env.CI === "true")
   throw new Error("portmap's real-kernel DEL test must run under CI: run it as root");
 if (!root) console.warn("skipping portmap's real-kernel DEL test: it needs root (CI runs it as root)");
 
-const dual: PortmapConfig = portmapConfig({
-  conditionsV4: ["!", "-i", "lo", "-d", "198.18.0.9"],
-  portMappings: [
-    mapping(8080, 80),
-    mapping(8443, 443, "tcp", "198.18.0.1"),
-    mapping(53, 53, "UDP", "2001:db8::1"),
-    mapping(5000, 5000, "sctp", "0.0.0.0"),
-  ],
-  containerV6: V6,
-});
+const dual: PortmapConfig = EVERY_MAPPING;
 const v4only: PortmapConfig = portmapConfig({ portMappings: [mapping(9090, 90)] });
 
 describe.skipIf(!root).each(["nft", "legacy"] as IptablesVariant[])("portmap DEL with iptables-%s", (variant) => {

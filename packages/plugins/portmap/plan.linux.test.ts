@@ -7,7 +7,7 @@
 import { describe, expect, test } from "bun:test";
 import type { FirewallOp } from "@tscni/firewall";
 import { canUseRealKernel, createThrowawayNetns, deleteThrowawayNetns } from "@tscni/kernel/testing";
-import { mapping, portmapConfig, V6 } from "../testing/portmap-config.ts";
+import { EVERY_MAPPING } from "../testing/portmap-config.ts";
 import type { PortmapConfig } from "./config.ts";
 import { planIptablesAdd } from "./plan-iptables.ts";
 import { planNftAdd } from "./plan-nft.ts";
@@ -16,16 +16,7 @@ const root = canUseRealKernel();
 const run = root || process.env.CI === "true";
 if (!run) console.warn("skipping portmap's real-kernel rule test: it needs root (CI runs it as root)");
 
-const conf: PortmapConfig = portmapConfig({
-  conditionsV4: ["!", "-i", "lo", "-d", "198.18.0.9"],
-  portMappings: [
-    mapping(8080, 80),
-    mapping(8443, 443, "tcp", "198.18.0.1"),
-    mapping(53, 53, "UDP", "2001:db8::1"),
-    mapping(5000, 5000, "sctp", "0.0.0.0"),
-  ],
-  containerV6: V6,
-});
+const conf: PortmapConfig = EVERY_MAPPING;
 
 /** A token as iptables-save quotes it. */
 const quote = (t: string): string => (/[\s"]/.test(t) ? `"${t.replaceAll('"', '\\"')}"` : t);

@@ -36,3 +36,18 @@ export function portmapConfig(extra: Partial<PortmapConfig> = {}): PortmapConfig
     ...extra,
   };
 }
+
+/**
+ * A dual-stack container with a mapping of every kind: any host address, a host IP of each
+ * family, the unspecified IPv4 one, each protocol, and IPv4 conditions.
+ */
+export const EVERY_MAPPING: PortmapConfig = portmapConfig({
+  conditionsV4: ["!", "-i", "lo", "-d", "198.18.0.9"],
+  portMappings: [
+    mapping(8080, 80),
+    mapping(8443, 443, "tcp", "198.18.0.1"),
+    mapping(53, 53, "UDP", "2001:db8::1"),
+    mapping(5000, 5000, "sctp", "0.0.0.0"),
+  ],
+  containerV6: V6,
+});
